@@ -1,0 +1,1 @@
+"""Adapters that drive the sans-IO core over real transports."""

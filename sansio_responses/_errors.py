@@ -1,0 +1,91 @@
+"""The exception tree.
+
+Modelled on h11: ``ProtocolError`` splits into ``RemoteProtocolError`` (the bytes the peer sent are
+wrong) and ``LocalProtocolError`` (the caller used the object wrongly). Every remote error says *where*:
+the byte offset of the offending event in the body and, when known, its ``sequence_number``, plus a
+short excerpt of the offending data. Raising never destroys state: the stream's snapshot stays readable.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "EventTooLarge",
+    "LocalProtocolError",
+    "ProtocolError",
+    "RemoteProtocolError",
+    "TruncatedStream",
+]
+
+_EXCERPT = 120
+
+
+def excerpt(text: str, limit: int = _EXCERPT) -> str:
+    """A short, single-line ``repr``-style excerpt of *text* for error messages."""
+    if len(text) > limit:
+        return repr(text[:limit]) + f"... ({len(text)} chars)"
+    return repr(text)
+
+
+class ProtocolError(Exception):
+    """Base class of every error raised by the protocol objects.
+
+    Attributes:
+        message: what went wrong, in words.
+        offset: byte offset in the body where the offending event starts, or ``None``.
+        sequence_number: the offending event's ``sequence_number`` when it had one, else ``None``.
+        excerpt: a short excerpt of the offending data, or ``None``.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        offset: int | None = None,
+        sequence_number: int | None = None,
+        excerpt: str | None = None,
+    ) -> None:
+        self.message = message
+        self.offset = offset
+        self.sequence_number = sequence_number
+        self.excerpt = excerpt
+        super().__init__(self._render())
+
+    def _render(self) -> str:
+        where = []
+        if self.sequence_number is not None:
+            where.append(f"sequence_number {self.sequence_number}")
+        if self.offset is not None:
+            where.append(f"byte offset {self.offset}")
+        text = self.message
+        if where:
+            text += " (at " + ", ".join(where) + ")"
+        if self.excerpt is not None:
+            text += f": {self.excerpt}"
+        return text
+
+
+class RemoteProtocolError(ProtocolError):
+    """The peer sent bytes that break the protocol (invalid JSON, wrong field types, ...)."""
+
+
+class LocalProtocolError(ProtocolError):
+    """The caller misused a protocol object (for example, fed it after ``close()``)."""
+
+
+class EventTooLarge(RemoteProtocolError):
+    """One event grew past ``max_event_size`` bytes before its terminating blank line.
+
+    Attributes:
+        limit: the configured ``max_event_size``.
+    """
+
+    def __init__(self, message: str, *, limit: int, offset: int | None = None) -> None:
+        self.limit = limit
+        super().__init__(message, offset=offset)
+
+
+class TruncatedStream(RemoteProtocolError):
+    """The body ended before a terminal event (``response.completed``, ``[DONE]``, ...) arrived.
+
+    The stream's ``outcome`` is ``"truncated"`` and its snapshot holds everything decoded so far.
+    """
