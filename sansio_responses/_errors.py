@@ -89,3 +89,18 @@ class TruncatedStream(RemoteProtocolError):
 
     The stream's ``outcome`` is ``"truncated"`` and its snapshot holds everything decoded so far.
     """
+
+
+class SchemaError(ValueError):
+    """Internal: a decoded JSON value does not have the shape its wire type requires.
+
+    Raised by the model and event constructors with a dotted *path* to the offending field; the streams
+    catch it and raise a :class:`RemoteProtocolError` that adds the byte offset, sequence number and an
+    excerpt. Not part of the public API.
+    """
+
+    def __init__(self, path: str, expected: str, got: object) -> None:
+        self.path = path
+        self.expected = expected
+        self.got = got
+        super().__init__(f"field {path!r}: expected {expected}, got {type(got).__name__} {got!r:.60}")
