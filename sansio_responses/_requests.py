@@ -1,0 +1,612 @@
+"""Sans-IO request descriptions and HTTP response judging.
+
+Nothing here performs I/O. The builders (:func:`responses_request`, :func:`resume_request`,
+:func:`chat_request`) describe the HTTP request an adapter must send; :func:`needs_error_body`,
+:func:`response_error` and :func:`check_content_type` judge what came back. Status errors follow the
+official SDK (``openai/_exceptions.py``, ``_base_client.py``): the same class per status, the
+same ``retry-after`` rules (``retry-after-ms``, then ``retry-after`` as seconds or an HTTP-date,
+RFC 9110 section 10.2.3) and the same refusal to retry automatically when the server asks for more
+than 120 s.
+
+Header names in a :class:`Request` are lower-case (HTTP field names are case-insensitive, RFC 9110
+section 5.1, and h11 lower-cases them anyway). The API key never appears in ``repr()`` of a request
+or in the message of any exception raised here.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import json
+import math
+import time
+import urllib.parse
+from collections.abc import Iterable, Mapping
+from typing import Any, Literal, TypeAlias
+
+import attrs
+
+from ._errors import LocalProtocolError, RemoteProtocolError, excerpt
+
+__all__ = [
+    "DEFAULT_BASE_URL",
+    "ERROR_BODY_LIMIT",
+    "MAX_RETRY_AFTER",
+    "SENSITIVE_HEADERS",
+    "APIErrorObject",
+    "APIStatusError",
+    "AuthenticationError",
+    "BadRequestError",
+    "ConflictError",
+    "InternalServerError",
+    "NotFoundError",
+    "PermissionDeniedError",
+    "RateLimitError",
+    "Request",
+    "UnexpectedContentType",
+    "UnprocessableEntityError",
+    "chat_request",
+    "check_content_type",
+    "needs_error_body",
+    "response_error",
+    "responses_request",
+    "resume_request",
+]
+
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+"""The OpenAI API. Any compatible server works: pass e.g. ``base_url="http://127.0.0.1:8080/v1"``."""
+
+ERROR_BODY_LIMIT = 1 << 20
+"""Adapters read at most this many bytes (1 MiB) of a non-2xx body before calling
+:func:`response_error`; API error bodies are a few hundred bytes, so this only bounds a hostile
+peer."""
+
+MAX_RETRY_AFTER = 120.0
+"""A server-requested delay above this many seconds makes ``should_retry`` false (official SDK rule:
+``MAX_RETRY_AFTER_DELAY = 120``; such a wait is not safe to take automatically)."""
+
+SENSITIVE_HEADERS = frozenset({"authorization", "api-key", "x-api-key", "openai-api-key"})
+"""Header names whose values are replaced by ``'<redacted>'`` in ``repr(Request)``."""
+
+_REDACTED = "<redacted>"
+_RETRYABLE_STATUSES = frozenset({408, 409, 429})
+_MESSAGE_LIMIT = 500  # characters of a non-JSON error body kept in str(exc)
+
+HeadersLike: TypeAlias = Mapping[str, str] | Iterable[tuple[str | bytes, str | bytes]]
+"""Response headers as a mapping or as ``(name, value)`` pairs of str or bytes."""
+
+
+def _version() -> str:
+    # Imported lazily: sansio_responses/__init__.py imports this module.
+    from . import __version__
+
+    return __version__
+
+
+@attrs.frozen(repr=False)
+class Request:
+    """One HTTP request to send, described without I/O.
+
+    Attributes:
+        method: ``"POST"`` or ``"GET"``.
+        url: the absolute URL, query string included.
+        headers: ordered ``(name, value)`` pairs; the builders use lower-case names (lookups and
+            redaction ignore case, so hand-built requests may use any case). No ``Host`` header: the
+            adapter (or its HTTP client) adds it from ``url``.
+        body: the encoded JSON body, or ``None`` for a GET.
+        kind: which protocol the response body speaks: ``"responses"`` (Responses API events) or
+            ``"chat"`` (Chat Completions chunks).
+        background: ``True`` when the body asked for ``"background": true``, and for every resume
+            request (only background responses can be resumed); adapters auto-resume only these.
+        response_id: the id being resumed (resume requests only), else ``None``.
+    """
+
+    method: str
+    url: str
+    headers: tuple[tuple[str, str], ...]
+    body: bytes | None
+    kind: Literal["responses", "chat"] = "responses"
+    background: bool = False
+    response_id: str | None = None
+
+    def header(self, name: str) -> str | None:
+        """The value of header *name* (case-insensitive), repeated values joined by ``", "``, or
+        ``None`` when absent."""
+        wanted = name.lower()
+        values = [value for key, value in self.headers if key.lower() == wanted]
+        return ", ".join(values) if values else None
+
+    @property
+    def scheme(self) -> str:
+        """``"http"`` or ``"https"``."""
+        return urllib.parse.urlsplit(self.url).scheme
+
+    @property
+    def host(self) -> str:
+        """The host name of the URL (no port, no brackets around IPv6 literals)."""
+        return urllib.parse.urlsplit(self.url).hostname or ""
+
+    @property
+    def port(self) -> int:
+        """The port of the URL, defaulting to 443 for https and 80 for http."""
+        parts = urllib.parse.urlsplit(self.url)
+        if parts.port is not None:
+            return parts.port
+        return 443 if parts.scheme == "https" else 80
+
+    @property
+    def target(self) -> str:
+        """The request-target for the HTTP/1.1 request line: path plus query (RFC 9112 3.2.1)."""
+        parts = urllib.parse.urlsplit(self.url)
+        path = parts.path or "/"
+        return f"{path}?{parts.query}" if parts.query else path
+
+    def __repr__(self) -> str:
+        headers = tuple(
+            (key, _REDACTED if key.lower() in SENSITIVE_HEADERS else value)
+            for key, value in self.headers
+        )
+        body = "None" if self.body is None else f"<{len(self.body)} bytes>"
+        return (
+            f"Request(method={self.method!r}, url={self.url!r}, headers={headers!r}, body={body}, "
+            f"kind={self.kind!r}, background={self.background!r}, "
+            f"response_id={self.response_id!r})"
+        )
+
+    __str__ = __repr__
+
+
+# --- building requests -------------------------------------------------------------------------
+
+
+def _base(base_url: str) -> str:
+    parts = urllib.parse.urlsplit(base_url)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise LocalProtocolError(
+            f"base_url must be an absolute http:// or https:// URL, got {excerpt(base_url)}"
+        )
+    return base_url.rstrip("/")
+
+
+def _check_header(name: str, value: str) -> None:
+    # CR, LF or NUL in a field would let a value inject headers (RFC 9110 section 5.5). The value
+    # of a sensitive header is never echoed.
+    if not name or any(c in name for c in "\r\n\0: \t"):
+        raise LocalProtocolError(f"invalid header name {excerpt(name)}")
+    if any(c in value for c in "\r\n\0"):
+        shown = _REDACTED if name.lower() in SENSITIVE_HEADERS else excerpt(value)
+        raise LocalProtocolError(f"header {name!r} has CR, LF or NUL in its value: {shown}")
+
+
+def _headers(
+    *,
+    post: bool,
+    api_key: str | None,
+    organization: str | None,
+    project: str | None,
+    extra: Mapping[str, str] | None,
+) -> tuple[tuple[str, str], ...]:
+    pairs: list[tuple[str, str]] = [("accept", "text/event-stream")]
+    if post:
+        pairs.append(("content-type", "application/json"))
+    pairs.append(("user-agent", f"sansio-responses/{_version()}"))
+    if api_key is not None:
+        if any(c in api_key for c in "\r\n\0"):
+            raise LocalProtocolError("api_key contains CR, LF or NUL")
+        pairs.append(("authorization", f"Bearer {api_key}"))
+    if organization is not None:
+        _check_header("openai-organization", organization)
+        pairs.append(("openai-organization", organization))
+    if project is not None:
+        _check_header("openai-project", project)
+        pairs.append(("openai-project", project))
+    for name, value in (extra or {}).items():
+        if not isinstance(name, str) or not isinstance(value, str):
+            raise LocalProtocolError(
+                f"header names and values must be str, got {type(name).__name__} name"
+            )
+        _check_header(name, value)
+        # An extra header replaces a default of the same name (so callers can override
+        # Authorization, Accept or User-Agent); it goes last, in the caller's order.
+        key = name.lower()
+        pairs = [pair for pair in pairs if pair[0] != key]
+        pairs.append((key, value))
+    return tuple(pairs)
+
+
+def _json_body(body: Mapping[str, Any], what: str) -> tuple[bytes, bool]:
+    if not isinstance(body, Mapping):
+        raise LocalProtocolError(f"{what} body must be a mapping, got {type(body).__name__}")
+    payload = dict(body)
+    if "stream" in payload and payload["stream"] is not True:
+        raise LocalProtocolError(
+            f"{what} body has 'stream': {payload['stream']!r}; this library only makes streamed "
+            "requests, so leave 'stream' out or set it to true"
+        )
+    payload["stream"] = True
+    try:
+        # allow_nan=False: NaN and Infinity are not JSON (RFC 8259 section 6); the API rejects them.
+        encoded = json.dumps(payload, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    except (TypeError, ValueError) as exc:
+        raise LocalProtocolError(f"{what} body is not JSON-serializable: {exc}") from None
+    return encoded.encode("utf-8"), payload.get("background") is True
+
+
+def responses_request(
+    body: Mapping[str, Any],
+    *,
+    base_url: str = DEFAULT_BASE_URL,
+    api_key: str | None = None,
+    headers: Mapping[str, str] | None = None,
+    organization: str | None = None,
+    project: str | None = None,
+) -> Request:
+    """Describe ``POST {base_url}/responses`` creating a streamed response.
+
+    *body* is the JSON request body (``model``, ``input``, ...); ``"stream": true`` is added (a body
+    with ``"stream"`` set to anything but ``true`` raises :class:`LocalProtocolError`). Headers, in
+    order: ``accept: text/event-stream``, ``content-type: application/json``, ``user-agent``,
+    ``authorization: Bearer <api_key>`` when a key is given, ``openai-organization`` and
+    ``openai-project`` when given, then *headers*; an extra header replaces a default of the same
+    name.
+    """
+    encoded, background = _json_body(body, "responses")
+    return Request(
+        method="POST",
+        url=_base(base_url) + "/responses",
+        headers=_headers(
+            post=True, api_key=api_key, organization=organization, project=project, extra=headers
+        ),
+        body=encoded,
+        kind="responses",
+        background=background,
+    )
+
+
+def resume_request(
+    response_id: str,
+    *,
+    starting_after: int | None,
+    base_url: str = DEFAULT_BASE_URL,
+    api_key: str | None = None,
+    headers: Mapping[str, str] | None = None,
+    organization: str | None = None,
+    project: str | None = None,
+) -> Request:
+    """Describe ``GET {base_url}/responses/{id}?stream=true&starting_after=N``.
+
+    This resumes a background response after event number *starting_after*; the query parameter is
+    omitted when ``None``, which replays the stream from the start. The id is percent-encoded as one
+    path segment.
+    """
+    if not isinstance(response_id, str) or not response_id:
+        raise LocalProtocolError(f"response_id must be a non-empty str, got {response_id!r:.60}")
+    if starting_after is not None and (
+        isinstance(starting_after, bool)
+        or not isinstance(starting_after, int)
+        or starting_after < 0
+    ):
+        raise LocalProtocolError(
+            f"starting_after must be a non-negative int or None, got {starting_after!r:.60}"
+        )
+    query = "stream=true"
+    if starting_after is not None:
+        query += f"&starting_after={starting_after}"
+    path = urllib.parse.quote(response_id, safe="")
+    return Request(
+        method="GET",
+        url=f"{_base(base_url)}/responses/{path}?{query}",
+        headers=_headers(
+            post=False, api_key=api_key, organization=organization, project=project, extra=headers
+        ),
+        body=None,
+        kind="responses",
+        background=True,
+        response_id=response_id,
+    )
+
+
+def chat_request(
+    body: Mapping[str, Any],
+    *,
+    base_url: str = DEFAULT_BASE_URL,
+    api_key: str | None = None,
+    headers: Mapping[str, str] | None = None,
+    organization: str | None = None,
+    project: str | None = None,
+) -> Request:
+    """Describe ``POST {base_url}/chat/completions`` with ``"stream": true``; headers as for
+    :func:`responses_request`. Pass ``"stream_options": {"include_usage": true}`` in *body* to get
+    the final usage chunk."""
+    encoded, _ = _json_body(body, "chat")
+    return Request(
+        method="POST",
+        url=_base(base_url) + "/chat/completions",
+        headers=_headers(
+            post=True, api_key=api_key, organization=organization, project=project, extra=headers
+        ),
+        body=encoded,
+        kind="chat",
+        background=False,
+    )
+
+
+# --- judging responses ---------------------------------------------------------------------------
+
+
+def _normalize_headers(headers: HeadersLike) -> tuple[tuple[str, str], ...]:
+    items: Iterable[tuple[str | bytes, str | bytes]]
+    if isinstance(headers, Mapping):
+        items = headers.items()
+    else:
+        items = headers
+    out: list[tuple[str, str]] = []
+    for name, value in items:
+        # HTTP field values are octets; latin-1 maps each to one code point (RFC 9110 section 5.5).
+        key = name.decode("latin-1") if isinstance(name, bytes) else str(name)
+        text = value.decode("latin-1") if isinstance(value, bytes) else str(value)
+        out.append((key.lower(), text))
+    return tuple(out)
+
+
+def _get(headers: tuple[tuple[str, str], ...], name: str) -> str | None:
+    for key, value in headers:
+        if key == name:
+            return value.strip()
+    return None
+
+
+@attrs.frozen
+class APIErrorObject:
+    """The error object of an API error body.
+
+    Parsed from the body's ``"error"`` object when there is one (OpenAI), else from the body itself
+    (several compatible servers put ``message``/``type``/``code`` at top level). For a body that is
+    not JSON, ``message`` is the stripped text. ``raw`` is the parsed object (or text) untouched, so
+    fields this class does not name are kept.
+    """
+
+    type: str | None
+    code: str | int | None
+    message: str | None
+    param: str | None
+    raw: Any
+
+
+def _str_or_none(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _parse_error(body: bytes) -> APIErrorObject | None:
+    text = body.decode("utf-8", errors="replace").strip()
+    if not text:
+        return None
+    try:
+        parsed: Any = json.loads(text)
+    except ValueError:
+        return APIErrorObject(type=None, code=None, message=text, param=None, raw=text)
+    if isinstance(parsed, dict):
+        inner = parsed.get("error", parsed)
+        if isinstance(inner, str):  # {"error": "message"}, seen on some compatible servers
+            return APIErrorObject(type=None, code=None, message=inner, param=None, raw=parsed)
+        if isinstance(inner, dict):
+            code = inner.get("code")
+            return APIErrorObject(
+                type=_str_or_none(inner.get("type")),
+                code=code if isinstance(code, (str, int)) and not isinstance(code, bool) else None,
+                message=_str_or_none(inner.get("message")),
+                param=_str_or_none(inner.get("param")),
+                raw=inner,
+            )
+        parsed = inner
+    return APIErrorObject(
+        type=None,
+        code=None,
+        message=parsed if isinstance(parsed, str) else None,
+        param=None,
+        raw=parsed,
+    )
+
+
+def _retry_after(headers: tuple[tuple[str, str], ...], now: float | None) -> float | None:
+    ms = _get(headers, "retry-after-ms")
+    if ms is not None:
+        try:
+            value = float(ms)
+        except ValueError:
+            value = math.nan
+        if math.isfinite(value) and value >= 0:
+            return value / 1000.0
+    header = _get(headers, "retry-after")
+    if header is None:
+        return None
+    try:
+        seconds = float(header)
+    except ValueError:
+        pass
+    else:
+        return seconds if math.isfinite(seconds) and seconds >= 0 else None
+    try:
+        # RFC 9110 section 10.2.3: delay-seconds or an HTTP-date.
+        when = email.utils.parsedate_to_datetime(header)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when.tzinfo is None:  # "-0000" dates: RFC 5322 says UTC
+        return None
+    current = time.time() if now is None else now
+    return max(0.0, when.timestamp() - current)
+
+
+def _should_retry(
+    status: int, headers: tuple[tuple[str, str], ...], retry_after: float | None
+) -> bool:
+    # Order of the official SDK's _should_retry: a long retry-after wins over everything.
+    if retry_after is not None and retry_after > MAX_RETRY_AFTER:
+        return False
+    override = _get(headers, "x-should-retry")
+    if override is not None and override.lower() in ("true", "false"):
+        return override.lower() == "true"
+    return status in _RETRYABLE_STATUSES or status >= 500
+
+
+class APIStatusError(Exception):
+    """The server answered with a non-2xx status.
+
+    Attributes:
+        status_code: the HTTP status.
+        message: the server's message (the error object's ``message``, else the body text).
+        error: the parsed :class:`APIErrorObject`, or ``None`` for an empty body.
+        body: the raw body bytes, intact.
+        headers: the response headers as lower-case ``(name, value)`` pairs.
+        request_id: the ``x-request-id`` header, or ``None``.
+        retry_after: seconds the server asked to wait (``retry-after-ms``, else ``retry-after`` as
+            seconds or an HTTP-date, clamped at 0), or ``None``.
+        should_retry: whether retrying automatically is safe: statuses 408, 409, 429 and >= 500;
+            ``x-should-retry: true/false`` overrides; a ``retry_after`` above 120 s always makes it
+            false (the official SDK's rule).
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        status_code: int,
+        headers: tuple[tuple[str, str], ...] = (),
+        body: bytes = b"",
+        error: APIErrorObject | None = None,
+        request_id: str | None = None,
+        retry_after: float | None = None,
+        should_retry: bool = False,
+    ) -> None:
+        self.message = message
+        self.status_code = status_code
+        self.headers = headers
+        self.body = body
+        self.error = error
+        self.request_id = request_id
+        self.retry_after = retry_after
+        self.should_retry = should_retry
+        super().__init__(f"Error code: {status_code} - {message}")
+
+
+class BadRequestError(APIStatusError):
+    """HTTP 400."""
+
+
+class AuthenticationError(APIStatusError):
+    """HTTP 401."""
+
+
+class PermissionDeniedError(APIStatusError):
+    """HTTP 403."""
+
+
+class NotFoundError(APIStatusError):
+    """HTTP 404."""
+
+
+class ConflictError(APIStatusError):
+    """HTTP 409."""
+
+
+class UnprocessableEntityError(APIStatusError):
+    """HTTP 422."""
+
+
+class RateLimitError(APIStatusError):
+    """HTTP 429."""
+
+
+class InternalServerError(APIStatusError):
+    """HTTP 500 and above."""
+
+
+_BY_STATUS: dict[int, type[APIStatusError]] = {
+    400: BadRequestError,
+    401: AuthenticationError,
+    403: PermissionDeniedError,
+    404: NotFoundError,
+    409: ConflictError,
+    422: UnprocessableEntityError,
+    429: RateLimitError,
+}
+
+
+class UnexpectedContentType(RemoteProtocolError):
+    """A 2xx response whose body is not ``text/event-stream`` (for example a JSON body from a server
+    that ignored ``"stream": true``).
+
+    Attributes:
+        status_code: the HTTP status.
+        content_type: the ``Content-Type`` header, or ``None`` when absent.
+    """
+
+    def __init__(self, message: str, *, status_code: int, content_type: str | None, body: str):
+        self.status_code = status_code
+        self.content_type = content_type
+        super().__init__(message, excerpt=excerpt(body) if body else None)
+
+
+def needs_error_body(status: int, headers: HeadersLike = ()) -> bool:
+    """Whether the response is an error whose whole body the adapter must read.
+
+    True for every non-2xx status. The adapter reads at most :data:`ERROR_BODY_LIMIT` bytes and
+    passes them to :func:`response_error`. *headers* is accepted for symmetry with the other judges
+    and is currently unused.
+    """
+    del headers
+    return not 200 <= status < 300
+
+
+def response_error(
+    status: int, headers: HeadersLike, body: bytes, *, now: float | None = None
+) -> APIStatusError | None:
+    """Build the :class:`APIStatusError` subclass for a non-2xx response; ``None`` for a 2xx.
+
+    *body* is the full error body (the adapter bounds it by :data:`ERROR_BODY_LIMIT`). *now* is the
+    current POSIX time used to turn an HTTP-date ``retry-after`` into seconds (default: the clock).
+    """
+    if 200 <= status < 300:
+        return None
+    pairs = _normalize_headers(headers)
+    error = _parse_error(body)
+    if error is not None and error.message:
+        message = error.message
+    else:
+        text = body.decode("utf-8", errors="replace").strip()
+        message = text[:_MESSAGE_LIMIT] if text else "(empty body)"
+    retry_after = _retry_after(pairs, now)
+    cls = _BY_STATUS.get(status, InternalServerError if status >= 500 else APIStatusError)
+    return cls(
+        message,
+        status_code=status,
+        headers=pairs,
+        body=body,
+        error=error,
+        request_id=_get(pairs, "x-request-id"),
+        retry_after=retry_after,
+        should_retry=_should_retry(status, pairs, retry_after),
+    )
+
+
+def check_content_type(status: int, headers: HeadersLike, body_prefix: bytes = b"") -> None:
+    """Raise :class:`UnexpectedContentType` when a 2xx response is not ``text/event-stream``.
+
+    The media type is compared case-insensitively and parameters (``; charset=utf-8``) are ignored
+    (RFC 9110 section 8.3.1). A missing ``Content-Type`` is an error too: the body cannot be known
+    to be an event stream, and decoding JSON as one would silently give zero events. *body_prefix*
+    (the first bytes of the body, if the adapter has them) is quoted in the message. Non-2xx
+    statuses are not judged here: see :func:`response_error`.
+    """
+    if not 200 <= status < 300:
+        return
+    content_type = _get(_normalize_headers(headers), "content-type")
+    media = (content_type or "").split(";", 1)[0].strip().lower()
+    if media == "text/event-stream":
+        return
+    got = repr(content_type) if content_type is not None else "no Content-Type"
+    raise UnexpectedContentType(
+        f"expected a text/event-stream body, got {got} (HTTP {status})",
+        status_code=status,
+        content_type=content_type,
+        body=body_prefix[:1024].decode("utf-8", errors="replace"),
+    )
