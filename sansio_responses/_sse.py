@@ -1,0 +1,428 @@
+"""The event-stream (``text/event-stream``) decoder: bytes in, server-sent events out.
+
+Follows WHATWG HTML §9.2.5 "Parsing an event stream" and §9.2.6 "Interpreting an event stream":
+always UTF-8 with replacement of invalid bytes, one leading BOM stripped, CRLF/LF/CR line endings
+only, comments ignored, events dispatched on blank lines only when the data buffer is non-empty,
+the last event ID sticky across events, and an unterminated final event discarded at end of body.
+
+Sans-IO: :class:`SSEDecoder` never reads anything; feed it the body in chunks split anywhere and it
+returns the events each chunk completes. Cost is linear in the bytes fed whatever the chunking: an
+open line is kept in a ``bytearray`` and never rescanned, and runs of complete lines are split with
+``bytes.split``/``re.split`` at C speed. Memory for one event is bounded by ``max_event_size``.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Iterable
+from itertools import repeat
+from typing import Any
+
+import attrs
+
+from ._errors import EventTooLarge, LocalProtocolError, ProtocolError
+
+__all__ = ["DEFAULT_MAX_EVENT_SIZE", "SSEDecoder", "ServerSentEvent"]
+
+DEFAULT_MAX_EVENT_SIZE: int = 32 * 1024 * 1024
+"""Default bound on the bytes of one event (32 MiB).
+
+Big enough for Responses API events that carry a whole response (``response.completed``) or base64
+image data, which a 1 MiB limit (httpx2's default) would reject.
+"""
+
+_BOM = b"\xef\xbb\xbf"
+_COLON = 0x3A
+_LF = 0x0A
+# WHATWG §9.2.5: the only line endings are CRLF, LF and CR ("\r\n" must be tried before "\r").
+# Python's str.splitlines() also splits on VT, FF, U+2028 etc., which the spec forbids.
+_LINE_END = re.compile(rb"(\r\n|\r|\n)")
+# A retry value is "only ASCII digits"; CPython refuses int() on > 4300 digits, and anything past
+# 10 significant digits (~115 days in milliseconds) is not a meaningful reconnection time: ignored.
+_MAX_RETRY_DIGITS = 10
+# Event types are few and repeated: cache their decoded (and thus shared) strings, bounded.
+_TYPE_CACHE_SIZE = 256
+
+
+@attrs.frozen
+class ServerSentEvent:
+    """One dispatched event (WHATWG §9.2.6, "dispatch the event").
+
+    Attributes:
+        event: the event type; ``"message"`` when the block had no (or an empty) ``event`` field.
+        data: the data buffer: the ``data`` field values joined with ``"\\n"``.
+        id: the last event ID string at dispatch. Sticky: it carries over from earlier blocks until
+            an ``id`` field changes it (an empty ``id`` resets it to ``""``).
+        retry: the last valid ``retry`` value parsed within this event's block, else ``None``. The
+            stream-wide reconnection time is :attr:`SSEDecoder.reconnection_time`.
+    """
+
+    event: str = "message"
+    data: str = ""
+    id: str = ""
+    retry: int | None = None
+
+
+def _parse_retry(value: bytes) -> int | None:
+    """The retry value if it "consists of only ASCII digits" (WHATWG §9.2.6), else ``None``."""
+    # bytes.isdigit() is ASCII-only and False for b"", unlike int() which accepts "+5", " 5",
+    # "1_000" and non-ASCII digits.
+    if not value.isdigit():
+        return None
+    significant = value.lstrip(b"0")
+    if len(significant) > _MAX_RETRY_DIGITS:
+        return None
+    return int(significant) if significant else 0
+
+
+class SSEDecoder:
+    """Incremental, sans-IO decoder of a ``text/event-stream`` body.
+
+    Feed the body's bytes with :meth:`feed` (or :meth:`feed_raw`, the fast path) in chunks split
+    anywhere; each call returns the events that the chunk completed, in order, with no delay: a CR
+    at the end of a chunk ends its line at once and a following LF in the next chunk is swallowed.
+    Call :meth:`close` at end of body: per the spec, an event missing its terminating blank line is
+    not dispatched; it is recorded in :attr:`discarded` for diagnostics.
+
+    Args:
+        max_event_size: the most bytes one event may occupy, counting the bytes of every non-comment
+            line of its block (field names included, line endings excluded), the open unterminated
+            line included. Comment lines are never buffered and do not count. ``None`` means
+            unlimited. Exceeding it raises :class:`~sansio_responses.EventTooLarge` as soon as a
+            chunk would take the event past the limit, before that chunk is copied in.
+
+    Attributes:
+        last_event_id: the last event ID string (set from the ID buffer on every blank line, even
+            when no event is dispatched; WHATWG §9.2.6).
+        reconnection_time: the last valid ``retry`` value seen anywhere in the stream, or ``None``.
+        offset: total bytes fed so far.
+        comments: number of complete comment lines seen so far (servers send them as keep-alives).
+        discarded: after :meth:`close`, the event the spec discarded because the body ended before
+            its blank line, built as if that blank line had arrived (the unterminated last line, if
+            any, processed as a complete line first); ``None`` if no data was pending.
+        closed: whether :meth:`close` has been called.
+        max_event_size: the configured limit (``None`` = unlimited).
+
+    After an error the decoder is unusable: further calls raise
+    :class:`~sansio_responses.LocalProtocolError`. If a chunk completes some events and then takes
+    the next event past ``max_event_size``, the completed events are returned and the
+    :class:`~sansio_responses.EventTooLarge` is raised by the next :meth:`feed`/:meth:`close` call
+    (nothing more is buffered in between), so no dispatched event is ever lost.
+    """
+
+    __slots__ = (
+        "_block_retry",
+        "_block_size",
+        "_block_start",
+        "_broken",
+        "_data",
+        "_etype",
+        "_head",
+        "_id_buf",
+        "_in_comment",
+        "_limit",
+        "_line",
+        "_line_start",
+        "_pending_error",
+        "_skip_lf",
+        "_types",
+        "closed",
+        "comments",
+        "discarded",
+        "last_event_id",
+        "max_event_size",
+        "offset",
+        "reconnection_time",
+    )
+
+    def __init__(self, *, max_event_size: int | None = DEFAULT_MAX_EVENT_SIZE) -> None:
+        if max_event_size is not None and max_event_size < 0:
+            raise ValueError(f"max_event_size must be >= 0 or None, got {max_event_size}")
+        self.max_event_size = max_event_size
+        self._limit = sys.maxsize if max_event_size is None else max_event_size
+        # The open (unterminated) line, unless it is a comment, which is never buffered.
+        self._line = bytearray()
+        self._in_comment = False
+        # Absolute offset where the open line starts.
+        self._line_start = 0
+        # The previous chunk ended in CR: one LF at the start of the next chunk belongs to it.
+        self._skip_lf = False
+        # Bytes at offset 0 that may still turn out to be the BOM; None once decided.
+        self._head: bytes | None = b""
+        # The current block: data values, event type buffer, retry, size, start offset (-1: none).
+        self._data: list[bytes] = []
+        self._etype = b""
+        self._block_retry: int | None = None
+        self._block_size = 0
+        self._block_start = -1
+        self._id_buf = ""
+        self._types: dict[bytes, str] = {}
+        self._pending_error: ProtocolError | None = None
+        self._broken: str | None = None
+        self.last_event_id = ""
+        self.reconnection_time: int | None = None
+        self.offset = 0
+        self.comments = 0
+        self.discarded: ServerSentEvent | None = None
+        self.closed = False
+
+    def __repr__(self) -> str:
+        return (
+            f"<SSEDecoder offset={self.offset} last_event_id={self.last_event_id!r} "
+            f"closed={self.closed}>"
+        )
+
+    # -- public API ---------------------------------------------------------------------------
+
+    def feed(self, data: bytes | bytearray | memoryview) -> list[ServerSentEvent]:
+        """Feed the next chunk of the body; return the events it completed, in order.
+
+        Raises:
+            EventTooLarge: an event grew past ``max_event_size``.
+            LocalProtocolError: called after :meth:`close` or after an error.
+        """
+        return self._feed(data, True)
+
+    def feed_raw(self, data: bytes | bytearray | memoryview) -> list[tuple[str, str, int]]:
+        """Like :meth:`feed`, but return ``(event_type, data, start_offset)`` tuples.
+
+        ``start_offset`` is the byte offset in the whole body where the event's first line (its
+        first non-comment line after the previous blank line) began. This is the fast path: no
+        :class:`ServerSentEvent` objects are built. The event's ``id`` is :attr:`last_event_id`
+        right after the call when it is the last event returned. Mixable with :meth:`feed`.
+        """
+        return self._feed(data, False)
+
+    def close(self) -> list[ServerSentEvent]:
+        """Signal the end of the body. Always returns ``[]``.
+
+        WHATWG §9.2.5: "Once the end of the file is reached, any pending data must be discarded."
+        The event that was discarded, if any data was pending, is kept in :attr:`discarded`.
+        Calling ``close()`` again is a no-op.
+
+        Raises:
+            EventTooLarge: a pending limit error from the last :meth:`feed` call.
+            LocalProtocolError: the decoder failed earlier.
+        """
+        self._check_usable("close()")
+        if self.closed:
+            return []
+        self.closed = True
+        # Build the discarded event as if a line end and a blank line had arrived, then restore
+        # the stream-wide state the spec leaves untouched (the pending lines are discarded).
+        if self._head is not None:
+            pending = self._head
+        elif self._in_comment:
+            pending = b""
+        else:
+            pending = bytes(self._line)
+        self._line = bytearray()
+        last_id, reconnection = self.last_event_id, self.reconnection_time
+        lines = [pending, b""] if pending else [b""]
+        events, _ = self._lines(lines, repeat(1), self._line_start, True)
+        self.last_event_id, self.reconnection_time = last_id, reconnection
+        self.discarded = events[0] if events else None
+        return []
+
+    # -- internals ----------------------------------------------------------------------------
+
+    def _check_usable(self, what: str) -> None:
+        if self._broken is not None:
+            raise LocalProtocolError(
+                f"SSEDecoder.{what} called after the decoder failed ({self._broken}); "
+                "it cannot be used any more"
+            )
+        error = self._pending_error
+        if error is not None:
+            self._pending_error = None
+            self._broken = str(error)
+            raise error
+
+    def _fail(self, error: ProtocolError, out: list[Any]) -> list[Any]:
+        """Raise *error* now, or after returning *out* if the chunk completed events first."""
+        self._line = bytearray()
+        self._data = []
+        if out:
+            self._pending_error = error
+            return out
+        self._broken = str(error)
+        raise error
+
+    def _too_large(self, start: int) -> EventTooLarge:
+        return EventTooLarge(
+            f"event exceeds max_event_size ({self._limit} bytes) before its terminating blank line",
+            limit=self._limit,
+            offset=start,
+        )
+
+    def _feed(self, data: bytes | bytearray | memoryview, full: bool) -> list[Any]:
+        if self._broken is not None or self._pending_error is not None:
+            self._check_usable("feed()")
+        if self.closed:
+            raise LocalProtocolError("SSEDecoder.feed() called after close()")
+        if type(data) is not bytes:
+            data = bytes(data)
+        n = len(data)
+        if not n:
+            return []
+        self.offset += n
+        if self._head is not None:
+            # WHATWG §9.2.5 / Encoding "UTF-8 decode": strip one leading BOM, which may arrive
+            # split over several chunks; any later U+FEFF is ordinary text.
+            head = self._head + data[: 3 - len(self._head)]
+            if len(head) < 3 and _BOM.startswith(head):
+                self._head = head
+                return []
+            if head == _BOM:
+                data = data[3 - len(self._head) :]
+                self._line_start = 3
+            else:
+                data = self._head + data
+            self._head = None
+            n = len(data)
+            if not n:
+                return []
+        base = self.offset - n  # absolute offset of data[0]
+        i = 0
+        if self._skip_lf:
+            # The previous chunk ended with CR; an LF here completes that CRLF (WHATWG §9.2.5).
+            self._skip_lf = False
+            if data[0] == _LF:
+                i = 1
+                self._line_start += 1
+                if n == 1:
+                    return []
+        lf = data.rfind(b"\n", i)
+        cr = data.rfind(b"\r", i)
+        if lf < 0 and cr < 0:
+            # No line end: the chunk extends the open line.
+            if self._in_comment:
+                return []
+            if not self._line and data[i] == _COLON:
+                self._in_comment = True
+                return []
+            if self._block_size + len(self._line) + n - i > self._limit:
+                start = self._block_start if self._block_start >= 0 else self._line_start
+                return self._fail(self._too_large(start), [])
+            self._line += memoryview(data)[i:] if i else data
+            return []
+        seps: Iterable[int]
+        if cr < 0:
+            # Common case: LF-only line endings, split at C speed.
+            last = lf
+            lines = data[i:lf].split(b"\n")
+            seps = repeat(1)
+        else:
+            last = lf if lf > cr else cr
+            parts = _LINE_END.split(data[i : last + 1])
+            lines = parts[0::2]
+            lines.pop()  # the empty piece after the final line end
+            seps = [len(sep) for sep in parts[1::2]]
+            if cr == n - 1:
+                self._skip_lf = True
+        pos = self._line_start
+        if self._in_comment:
+            # The rest of a comment line: count it as one comment line, keep offsets exact.
+            self._in_comment = False
+            pos = base + i + len(lines[0]) - 1
+            lines[0] = b":"
+        elif self._line:
+            self._line += lines[0]
+            lines[0] = bytes(self._line)
+            self._line = bytearray()
+        out, error = self._lines(lines, seps, pos, full)
+        if error is not None:
+            return self._fail(error, out)
+        # The tail after the last line end opens the next line.
+        self._line_start = start = base + last + 1
+        if start < base + n:
+            if data[last + 1] == _COLON:
+                self._in_comment = True
+            elif self._block_size + n - last - 1 > self._limit:
+                bstart = self._block_start if self._block_start >= 0 else start
+                return self._fail(self._too_large(bstart), out)
+            else:
+                self._line = bytearray(memoryview(data)[last + 1 :])
+        return out
+
+    def _lines(
+        self, lines: list[bytes], seps: Iterable[int], pos: int, full: bool
+    ) -> tuple[list[Any], ProtocolError | None]:
+        """Interpret complete *lines* (WHATWG §9.2.6); *pos* is the first line's offset."""
+        out: list[Any] = []
+        append = out.append
+        parts = self._data
+        etype = self._etype
+        retry = self._block_retry
+        size = self._block_size
+        start = self._block_start
+        id_buf = self._id_buf
+        limit = self._limit
+        types = self._types
+        ncomments = 0
+        error: ProtocolError | None = None
+        for line, sep in zip(lines, seps, strict=False):
+            if line:
+                if line[0] == _COLON:
+                    # "If the line starts with a U+003A COLON character (:): Ignore the line."
+                    ncomments += 1
+                else:
+                    if start < 0:
+                        start = pos
+                    size += len(line)
+                    if size > limit:
+                        error = self._too_large(start)
+                        break
+                    # Field name up to the first colon (literal comparison, no case folding);
+                    # one leading U+0020 removed from the value; no colon: empty value.
+                    name, _, value = line.partition(b":")
+                    if value[:1] == b" ":
+                        value = value[1:]
+                    if name == b"data":
+                        parts.append(value)
+                    elif name == b"event":
+                        etype = value
+                    elif name == b"id":
+                        # "If the field value does not contain U+0000 NULL" (a NUL byte in UTF-8).
+                        if b"\x00" not in value:
+                            id_buf = value.decode("utf-8", "replace")
+                    elif name == b"retry":
+                        value_retry = _parse_retry(value)
+                        if value_retry is not None:
+                            retry = self.reconnection_time = value_retry
+                    # Any other field name: "The field is ignored."
+            else:
+                # Blank line: dispatch. The last event ID string is set even if nothing fires.
+                self.last_event_id = id_buf
+                if parts:
+                    # One LF between values and none trailing, i.e. the buffer minus its last LF.
+                    # Decoding the joined bytes equals decoding line by line (LF is ASCII).
+                    raw = parts[0] if len(parts) == 1 else b"\n".join(parts)
+                    text = raw.decode("utf-8", "replace")
+                    if etype:
+                        event = types.get(etype)
+                        if event is None:
+                            event = etype.decode("utf-8", "replace")
+                            if len(types) < _TYPE_CACHE_SIZE:
+                                types[etype] = event
+                    else:
+                        event = "message"
+                    if full:
+                        append(ServerSentEvent(event, text, id_buf, retry))
+                    else:
+                        append((event, text, start))
+                    parts = []
+                etype = b""
+                retry = None
+                size = 0
+                start = -1
+            pos += len(line) + sep
+        self._data = parts
+        self._etype = etype
+        self._block_retry = retry
+        self._block_size = size
+        self._block_start = start
+        self._id_buf = id_buf
+        self.comments += ncomments
+        return out, error
