@@ -1,0 +1,538 @@
+"""Building the Response snapshot from Responses streaming events, in time linear in the stream.
+
+The accumulator works on wire-shaped dicts (the JSON the API would return for the response), so the
+snapshot is exactly what a non-streaming call would have returned once every item is done, and unknown
+fields ride along untouched. Strings that grow by deltas are held in :class:`Text` builders (a list of
+pieces joined lazily and cached), never by ``+=``, so a million deltas cost a million appends, not a
+quadratic amount of copying. The event-to-field mapping follows the API reference for each streaming
+event ("Responses streaming events": the ``output_index`` / ``content_index`` / ``summary_index`` fields
+locate the part each delta extends).
+
+Compatible servers skip events (no ``output_item.added`` before a delta, no ``content_part.added``);
+the accumulator then creates the missing item or part from the delta's type and reports it through the
+``note`` callback so the stream can record a diagnostic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["Accumulator", "Text", "materialize"]
+
+Note = Callable[[str, str], None]
+SnapshotFn = Callable[[], str]
+
+#: An ``output_index`` further than this beyond the current end is treated as hostile and appended
+#: instead of padding the list with holes (keeps memory linear in the bytes received).
+_MAX_INDEX_JUMP = 1024
+
+
+class Text:
+    """A string built by appending deltas: amortised O(1) append, joined lazily once per read."""
+
+    __slots__ = ("_pieces", "length")
+
+    def __init__(self, initial: str = "") -> None:
+        self._pieces: list[str] = [initial] if initial else []
+        self.length = len(initial)
+
+    def append(self, piece: str) -> None:
+        self._pieces.append(piece)
+        self.length += len(piece)
+
+    def set(self, value: str) -> None:
+        self._pieces = [value]
+        self.length = len(value)
+
+    def value(self) -> str:
+        pieces = self._pieces
+        if len(pieces) == 1:
+            return pieces[0]
+        if not pieces:
+            return ""
+        joined = "".join(pieces)
+        self._pieces = [joined]
+        return joined
+
+    def prefix(self, n: int) -> str:
+        """The first *n* characters: the text as it was when it was *n* characters long."""
+        value = self.value()
+        return value if n == len(value) else value[:n]
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Text:
+        return Text(self.value())
+
+
+def materialize(value: Any) -> Any:
+    """A fresh JSON tree with every :class:`Text` builder turned into its string."""
+    t = type(value)
+    if t is dict:
+        return {k: materialize(v) for k, v in value.items()}
+    if t is list:
+        return [materialize(v) for v in value]
+    if t is Text:
+        return value.value()
+    return value
+
+
+def _text_of(container: dict[str, Any], key: str) -> Text:
+    """The Text builder stored under *key*, replacing a plain string (or absence) by one."""
+    current = container.get(key)
+    if type(current) is Text:
+        return current
+    text = Text(current if type(current) is str else "")
+    container[key] = text
+    return text
+
+
+def _lazy_prefix(text: Text) -> SnapshotFn:
+    n = text.length
+    return lambda: text.prefix(n)
+
+
+def _set_text(container: dict[str, Any], key: str, value: Any) -> bool:
+    """Set the authoritative final string; return False when it disagrees with the deltas seen."""
+    if type(value) is not str:
+        return True
+    current = container.get(key)
+    agrees = True
+    if type(current) is Text:
+        agrees = current.value() == value
+        current.set(value)
+    else:
+        container[key] = value
+    return agrees
+
+
+class Accumulator:
+    """Applies Responses stream events (as decoded dicts) to a wire-shaped response.
+
+    ``apply(type, event_dict)`` mutates the state and returns, for delta events, a function giving the
+    text of the extended field as it was right after that delta (used for the events' lazy
+    ``snapshot``). ``version`` increases on every change, so snapshots can be cached.
+    """
+
+    def __init__(self, note: Note) -> None:
+        self._note = note
+        #: The response object of the latest lifecycle event (created / queued / in_progress).
+        self.response: dict[str, Any] | None = None
+        #: Output items by ``output_index`` (``None`` for an index never announced).
+        self.items: list[dict[str, Any] | None] = []
+        self._by_id: dict[str, dict[str, Any]] = {}
+        self.version = 0
+        self._handlers: dict[str, Callable[[dict[str, Any]], SnapshotFn | None]] = {
+            "response.created": self._lifecycle,
+            "response.queued": self._lifecycle,
+            "response.in_progress": self._lifecycle,
+            "response.output_item.added": self._item_added,
+            "response.output_item.done": self._item_done,
+            "response.content_part.added": self._part_added,
+            "response.content_part.done": self._part_added,
+            "response.output_text.delta": self._output_text_delta,
+            "response.output_text.done": self._output_text_done,
+            "response.output_text.annotation.added": self._annotation_added,
+            "response.refusal.delta": self._refusal_delta,
+            "response.refusal.done": self._refusal_done,
+            "response.function_call_arguments.delta": self._arguments_delta,
+            "response.function_call_arguments.done": self._arguments_done,
+            "response.mcp_call_arguments.delta": self._mcp_arguments_delta,
+            "response.mcp_call_arguments.done": self._mcp_arguments_done,
+            "response.custom_tool_call_input.delta": self._custom_input_delta,
+            "response.custom_tool_call_input.done": self._custom_input_done,
+            "response.code_interpreter_call_code.delta": self._code_delta,
+            "response.code_interpreter_call_code.done": self._code_done,
+            "response.reasoning_summary_part.added": self._summary_part,
+            "response.reasoning_summary_part.done": self._summary_part,
+            "response.reasoning_summary_text.delta": self._summary_text_delta,
+            "response.reasoning_summary_text.done": self._summary_text_done,
+            "response.reasoning_text.delta": self._reasoning_text_delta,
+            "response.reasoning_text.done": self._reasoning_text_done,
+            "response.image_generation_call.partial_image": self._partial_image,
+            "response.shell_call_command.added": self._shell_command_added,
+            "response.shell_call_command.delta": self._shell_command_delta,
+            "response.shell_call_command.done": self._shell_command_done,
+            "response.shell_call_output_content.delta": self._shell_output_delta,
+            "response.shell_call_output_content.done": self._shell_output_done,
+        }
+        statuses = {
+            "code_interpreter_call": ("in_progress", "interpreting", "completed"),
+            "file_search_call": ("in_progress", "searching", "completed"),
+            "web_search_call": ("in_progress", "searching", "completed"),
+            "image_generation_call": ("in_progress", "generating", "completed"),
+            "mcp_call": ("in_progress", "completed", "failed"),
+            "mcp_list_tools": ("in_progress", "completed", "failed"),
+        }
+        for item_type, names in statuses.items():
+            for name in names:
+                self._handlers[f"response.{item_type}.{name}"] = self._status_setter(item_type, name)
+
+    # -- entry point -------------------------------------------------------------------------
+
+    def apply(self, event_type: str, event: dict[str, Any]) -> SnapshotFn | None:
+        handler = self._handlers.get(event_type)
+        if handler is None:
+            return None
+        self.version += 1
+        return handler(event)
+
+    def output(self) -> list[Any]:
+        """The output items so far, materialised as fresh wire dicts, in ``output_index`` order."""
+        return [materialize(item) for item in self.items if item is not None]
+
+    # -- locating items and parts ------------------------------------------------------------
+
+    def _place(self, index: Any, item: dict[str, Any]) -> None:
+        items = self.items
+        if type(index) is not int or index < 0 or index > len(items) + _MAX_INDEX_JUMP:
+            if index is not None:
+                self._note("bad-output-index", f"output_index {index!r} is unusable; item appended")
+            items.append(item)
+        elif index < len(items):
+            items[index] = item
+        else:
+            items.extend([None] * (index - len(items)))
+            items.append(item)
+        item_id = item.get("id")
+        if type(item_id) is str:
+            self._by_id[item_id] = item
+
+    def _item(self, event: dict[str, Any], item_type: str) -> dict[str, Any]:
+        """The item an event refers to (by output_index, checked against item_id), created if absent."""
+        index = event.get("output_index")
+        item_id = event.get("item_id")
+        item: dict[str, Any] | None = None
+        if type(index) is int and 0 <= index < len(self.items):
+            item = self.items[index]
+            if item is not None and item_id is not None and item.get("id", item_id) != item_id:
+                item = None
+        if item is None and type(item_id) is str:
+            item = self._by_id.get(item_id)
+        if item is None:
+            self._note(
+                "missing-output-item",
+                f"{event.get('type')} refers to output item {item_id!r} at output_index {index!r}, "
+                f"which was never announced by response.output_item.added; created a {item_type!r}",
+            )
+            item = _new_item(item_type, item_id)
+            self._place(index, item)
+        return item
+
+    def _part(
+        self, item: dict[str, Any], key: str, index: Any, factory: Callable[[], dict[str, Any]]
+    ) -> dict[str, Any]:
+        """The part at *index* of ``item[key]`` (content / summary), created if absent."""
+        parts = item.get(key)
+        if type(parts) is not list:
+            parts = item[key] = []
+        if type(index) is not int or index < 0 or index > len(parts) + _MAX_INDEX_JUMP:
+            index = len(parts) - 1 if parts else 0
+        while len(parts) <= index:
+            parts.append(None)
+        part = parts[index]
+        if type(part) is not dict:
+            part = parts[index] = factory()
+        return part
+
+    # -- lifecycle and items -----------------------------------------------------------------
+
+    def _lifecycle(self, event: dict[str, Any]) -> None:
+        response = event.get("response")
+        if type(response) is not dict:
+            return
+        if self.response is not None and response.get("id") != self.response.get("id"):
+            self._note(
+                "response-id-changed",
+                f"response id changed from {self.response.get('id')!r} to {response.get('id')!r}",
+            )
+        self.response = response
+        output = response.get("output")
+        if not any(self.items) and type(output) is list and output:
+            for index, item in enumerate(output):
+                if type(item) is dict:
+                    self._place(index, materialize(item))
+
+    def _item_added(self, event: dict[str, Any]) -> None:
+        item = event.get("item")
+        if type(item) is not dict:
+            self._note("missing-item", "response.output_item.added without an item object")
+            return
+        self._place(event.get("output_index"), materialize(item))
+
+    def _item_done(self, event: dict[str, Any]) -> None:
+        item = event.get("item")
+        if type(item) is not dict:
+            self._note("missing-item", "response.output_item.done without an item object")
+            return
+        self._place(event.get("output_index"), materialize(item))
+
+    def _status_setter(self, item_type: str, name: str) -> Callable[[dict[str, Any]], None]:
+        # The event name is the status the item takes ("searching", "interpreting", "generating", ...).
+        def set_status(event: dict[str, Any]) -> None:
+            self._item(event, item_type)["status"] = name
+
+        return set_status
+
+    # -- message content ---------------------------------------------------------------------
+
+    def _message_part(self, event: dict[str, Any], factory: Callable[[], dict[str, Any]]) -> Any:
+        item = self._item(event, "message")
+        return self._part(item, "content", event.get("content_index"), factory)
+
+    def _part_added(self, event: dict[str, Any]) -> None:
+        part = event.get("part")
+        if type(part) is not dict:
+            return
+        item_type = "reasoning" if part.get("type") == "reasoning_text" else "message"
+        item = self._item(event, item_type)
+        parts = item.get("content")
+        if type(parts) is not list:
+            parts = item["content"] = []
+        index = event.get("content_index")
+        if type(index) is not int or index < 0 or index > len(parts) + _MAX_INDEX_JUMP:
+            index = len(parts)
+        while len(parts) <= index:
+            parts.append(None)
+        parts[index] = materialize(part)
+
+    def _output_text_delta(self, event: dict[str, Any]) -> SnapshotFn:
+        part = self._message_part(event, _new_output_text)
+        text = _text_of(part, "text")
+        delta = event.get("delta")
+        if type(delta) is str:
+            text.append(delta)
+        logprobs = event.get("logprobs")
+        if logprobs:
+            existing = part.get("logprobs")
+            if type(existing) is list:
+                existing.extend(logprobs)
+            else:
+                part["logprobs"] = list(logprobs)
+        return _lazy_prefix(text)
+
+    def _output_text_done(self, event: dict[str, Any]) -> None:
+        part = self._message_part(event, _new_output_text)
+        if not _set_text(part, "text", event.get("text")):
+            self._note(
+                "delta-mismatch",
+                f"output_text.done text of item {event.get('item_id')!r} differs from its deltas; "
+                "the done text was kept",
+            )
+
+    def _annotation_added(self, event: dict[str, Any]) -> None:
+        part = self._message_part(event, _new_output_text)
+        annotations = part.get("annotations")
+        if type(annotations) is not list:
+            annotations = part["annotations"] = []
+        annotation = event.get("annotation")
+        index = event.get("annotation_index")
+        if type(index) is int and 0 <= index < len(annotations):
+            annotations[index] = annotation
+        else:
+            annotations.append(annotation)
+
+    def _refusal_delta(self, event: dict[str, Any]) -> SnapshotFn:
+        part = self._message_part(event, _new_refusal)
+        text = _text_of(part, "refusal")
+        delta = event.get("delta")
+        if type(delta) is str:
+            text.append(delta)
+        return _lazy_prefix(text)
+
+    def _refusal_done(self, event: dict[str, Any]) -> None:
+        part = self._message_part(event, _new_refusal)
+        if not _set_text(part, "refusal", event.get("refusal")):
+            self._note("delta-mismatch", "refusal.done differs from its deltas; kept the done text")
+
+    # -- tool calls --------------------------------------------------------------------------
+
+    def _field_delta(self, event: dict[str, Any], item_type: str, key: str) -> SnapshotFn:
+        text = _text_of(self._item(event, item_type), key)
+        delta = event.get("delta")
+        if type(delta) is str:
+            text.append(delta)
+        return _lazy_prefix(text)
+
+    def _field_done(self, event: dict[str, Any], item_type: str, key: str, source: str) -> None:
+        item = self._item(event, item_type)
+        if not _set_text(item, key, event.get(source)):
+            self._note(
+                "delta-mismatch",
+                f"{event.get('type')} {source} of item {event.get('item_id')!r} differs from its "
+                "deltas; the done value was kept",
+            )
+
+    def _arguments_delta(self, event: dict[str, Any]) -> SnapshotFn:
+        return self._field_delta(event, "function_call", "arguments")
+
+    def _arguments_done(self, event: dict[str, Any]) -> None:
+        self._field_done(event, "function_call", "arguments", "arguments")
+        name = event.get("name")
+        if type(name) is str:
+            self._item(event, "function_call")["name"] = name
+
+    def _mcp_arguments_delta(self, event: dict[str, Any]) -> SnapshotFn:
+        return self._field_delta(event, "mcp_call", "arguments")
+
+    def _mcp_arguments_done(self, event: dict[str, Any]) -> None:
+        self._field_done(event, "mcp_call", "arguments", "arguments")
+
+    def _custom_input_delta(self, event: dict[str, Any]) -> SnapshotFn:
+        return self._field_delta(event, "custom_tool_call", "input")
+
+    def _custom_input_done(self, event: dict[str, Any]) -> None:
+        self._field_done(event, "custom_tool_call", "input", "input")
+
+    def _code_delta(self, event: dict[str, Any]) -> SnapshotFn:
+        return self._field_delta(event, "code_interpreter_call", "code")
+
+    def _code_done(self, event: dict[str, Any]) -> None:
+        self._field_done(event, "code_interpreter_call", "code", "code")
+
+    def _partial_image(self, event: dict[str, Any]) -> None:
+        # The item's ``result`` holds the newest partial image until the final one replaces it with
+        # output_item.done, so a snapshot always shows the latest preview.
+        image = event.get("partial_image_b64")
+        if type(image) is str:
+            self._item(event, "image_generation_call")["result"] = image
+
+    # -- reasoning ---------------------------------------------------------------------------
+
+    def _summary_part(self, event: dict[str, Any]) -> None:
+        part = event.get("part")
+        item = self._item(event, "reasoning")
+        summary = self._part(item, "summary", event.get("summary_index"), _new_summary_text)
+        if type(part) is dict:
+            text = summary.get("text")
+            summary.clear()
+            summary.update(materialize(part))
+            if type(text) is Text and type(part.get("text")) is str and not part["text"]:
+                summary["text"] = text  # part.added carries "" while deltas may already be in
+
+    def _summary_text_delta(self, event: dict[str, Any]) -> SnapshotFn:
+        item = self._item(event, "reasoning")
+        part = self._part(item, "summary", event.get("summary_index"), _new_summary_text)
+        text = _text_of(part, "text")
+        delta = event.get("delta")
+        if type(delta) is str:
+            text.append(delta)
+        return _lazy_prefix(text)
+
+    def _summary_text_done(self, event: dict[str, Any]) -> None:
+        item = self._item(event, "reasoning")
+        part = self._part(item, "summary", event.get("summary_index"), _new_summary_text)
+        if not _set_text(part, "text", event.get("text")):
+            self._note("delta-mismatch", "reasoning_summary_text.done differs from its deltas")
+
+    def _reasoning_text_delta(self, event: dict[str, Any]) -> SnapshotFn:
+        item = self._item(event, "reasoning")
+        part = self._part(item, "content", event.get("content_index"), _new_reasoning_text)
+        text = _text_of(part, "text")
+        delta = event.get("delta")
+        if type(delta) is str:
+            text.append(delta)
+        return _lazy_prefix(text)
+
+    def _reasoning_text_done(self, event: dict[str, Any]) -> None:
+        item = self._item(event, "reasoning")
+        part = self._part(item, "content", event.get("content_index"), _new_reasoning_text)
+        if not _set_text(part, "text", event.get("text")):
+            self._note("delta-mismatch", "reasoning_text.done differs from its deltas")
+
+    # -- shell calls (no item_id on the command events: located by output_index) --------------
+
+    def _shell_commands(self, event: dict[str, Any]) -> list[Any]:
+        item = self._item(event, "shell_call")
+        action = item.get("action")
+        if type(action) is not dict:
+            action = item["action"] = {}
+        commands = action.get("commands")
+        if type(commands) is not list:
+            commands = action["commands"] = []
+        return commands
+
+    def _command_slot(self, commands: list[Any], index: Any) -> int:
+        if type(index) is not int or index < 0 or index > len(commands) + _MAX_INDEX_JUMP:
+            index = len(commands)
+        while len(commands) <= index:
+            commands.append("")
+        return index
+
+    def _shell_command_added(self, event: dict[str, Any]) -> None:
+        commands = self._shell_commands(event)
+        slot = self._command_slot(commands, event.get("command_index"))
+        command = event.get("command")
+        commands[slot] = Text(command if type(command) is str else "")
+
+    def _shell_command_delta(self, event: dict[str, Any]) -> SnapshotFn:
+        commands = self._shell_commands(event)
+        slot = self._command_slot(commands, event.get("command_index"))
+        text = commands[slot]
+        if type(text) is not Text:
+            text = commands[slot] = Text(text if type(text) is str else "")
+        delta = event.get("delta")
+        if type(delta) is str:
+            text.append(delta)
+        return _lazy_prefix(text)
+
+    def _shell_command_done(self, event: dict[str, Any]) -> None:
+        commands = self._shell_commands(event)
+        slot = self._command_slot(commands, event.get("command_index"))
+        command = event.get("command")
+        if type(command) is str:
+            commands[slot] = command
+
+    def _shell_outputs(self, event: dict[str, Any]) -> list[Any]:
+        item = self._item(event, "shell_call_output")
+        output = item.get("output")
+        if type(output) is not list:
+            output = item["output"] = []
+        return output
+
+    def _shell_output_delta(self, event: dict[str, Any]) -> None:
+        output = self._shell_outputs(event)
+        slot = self._command_slot(output, event.get("command_index"))
+        entry = output[slot]
+        if type(entry) is not dict:
+            entry = output[slot] = {"stdout": "", "stderr": ""}
+        delta = event.get("delta")
+        if type(delta) is dict:
+            for stream in ("stdout", "stderr"):
+                piece = delta.get(stream)
+                if type(piece) is str:
+                    _text_of(entry, stream).append(piece)
+
+    def _shell_output_done(self, event: dict[str, Any]) -> None:
+        item = self._item(event, "shell_call_output")
+        output = event.get("output")
+        if type(output) is list:
+            item["output"] = materialize(output)
+
+
+def _new_item(item_type: str, item_id: Any) -> dict[str, Any]:
+    item: dict[str, Any] = {"type": item_type}
+    if type(item_id) is str:
+        item["id"] = item_id
+    if item_type == "message":
+        item.update(role="assistant", status="in_progress", content=[])
+    elif item_type == "reasoning":
+        item["summary"] = []
+    else:
+        item["status"] = "in_progress"
+    return item
+
+
+def _new_output_text() -> dict[str, Any]:
+    return {"type": "output_text", "text": "", "annotations": []}
+
+
+def _new_refusal() -> dict[str, Any]:
+    return {"type": "refusal", "refusal": ""}
+
+
+def _new_summary_text() -> dict[str, Any]:
+    return {"type": "summary_text", "text": ""}
+
+
+def _new_reasoning_text() -> dict[str, Any]:
+    return {"type": "reasoning_text", "text": ""}

@@ -1,0 +1,186 @@
+"""What the Responses and Chat Completions streams share: bytes -> SSE messages -> JSON objects.
+
+A stream object owns one :class:`~sansio_responses.SSEDecoder`. ``feed`` hands each dispatched message to
+the subclass's ``_on_message`` together with the byte offset where it started, so every error can say
+where it happened. Tolerated anomalies go through :meth:`EventStreamBase._note`, which records a
+:class:`Diagnostic` or, with ``strict=True``, raises :class:`RemoteProtocolError` instead.
+
+Error discipline (as in h11): after a :class:`ProtocolError` the stream is in an error state and further
+``feed`` calls raise :class:`LocalProtocolError`; the state decoded before the error (snapshot, outcome,
+diagnostics) stays readable. Events decoded by the failing ``feed``/``close`` call before the error are
+attached to the exception as ``exc.events`` so nothing already decoded is lost.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
+
+from ._diagnostics import Diagnostic
+from ._errors import LocalProtocolError, ProtocolError, RemoteProtocolError, excerpt
+from ._sse import DEFAULT_MAX_EVENT_SIZE, ServerSentEvent, SSEDecoder
+
+__all__ = ["DEFAULT_MAX_DIAGNOSTICS", "EventStreamBase"]
+
+#: Default bound on the number of :class:`Diagnostic` records kept per stream. Further anomalies are
+#: still counted in ``diagnostic_counts`` but not stored, so a hostile stream cannot grow memory.
+DEFAULT_MAX_DIAGNOSTICS = 1000
+
+E = TypeVar("E")
+JSONLoads = Callable[[str], Any]
+
+
+class EventStreamBase(Generic[E]):
+    """Shared machinery of :class:`ResponsesStream` and :class:`ChatCompletionsStream`.
+
+    Args:
+        max_event_size: bound on the bytes buffered for one event (see :class:`SSEDecoder`); ``None``
+            disables it.
+        strict: raise :class:`RemoteProtocolError` for every anomaly that is otherwise tolerated and
+            recorded in :attr:`diagnostics`.
+        max_diagnostics: how many :class:`Diagnostic` records to keep (counts are always complete).
+        json_loads: the JSON decoder for event data (default :func:`json.loads`; ``orjson.loads`` is a
+            drop-in, faster choice). It must raise :class:`ValueError` on invalid input.
+    """
+
+    def __init__(
+        self,
+        *,
+        max_event_size: int | None = DEFAULT_MAX_EVENT_SIZE,
+        strict: bool = False,
+        max_diagnostics: int = DEFAULT_MAX_DIAGNOSTICS,
+        json_loads: JSONLoads | None = None,
+    ) -> None:
+        self.max_event_size = max_event_size
+        self.strict = strict
+        self.max_diagnostics = max_diagnostics
+        #: Tolerated anomalies, in the order they were met (at most ``max_diagnostics`` of them).
+        self.diagnostics: list[Diagnostic] = []
+        #: How many anomalies of each code were met, including those not stored.
+        self.diagnostic_counts: dict[str, int] = {}
+        #: ``None`` while the outcome is open; then a string naming how the stream ended.
+        self.outcome: str | None = None
+        self._loads: JSONLoads = json_loads if json_loads is not None else json.loads
+        self._decoder = SSEDecoder(max_event_size=max_event_size)
+        self._closed = False
+        self._error: ProtocolError | None = None
+        self._comments_seen = 0
+
+    # -- public surface ------------------------------------------------------------------------
+
+    @property
+    def closed(self) -> bool:
+        """True once :meth:`close` has been called (until a reconnect, where supported)."""
+        return self._closed
+
+    @property
+    def error(self) -> ProtocolError | None:
+        """The :class:`ProtocolError` that put this stream in its error state, if any."""
+        return self._error
+
+    @property
+    def bytes_fed(self) -> int:
+        """Bytes fed to the current body so far."""
+        return self._decoder.offset
+
+    def feed(self, data: bytes | bytearray | memoryview) -> list[E]:
+        """Feed the next piece of the response body; return the events it completed, in order.
+
+        Chunk boundaries carry no meaning: any split of the same body gives the same events.
+        """
+        if self._closed:
+            raise LocalProtocolError("feed() called after close()")
+        if self._error is not None:
+            raise LocalProtocolError(f"the stream is in an error state after: {self._error}")
+        out: list[E] = []
+        try:
+            for event_type, payload, offset in self._decoder.feed_raw(data):
+                self._on_message(event_type, payload, offset, out)
+            if self._decoder.comments != self._comments_seen:
+                self._on_comments(self._decoder.comments - self._comments_seen)
+                self._comments_seen = self._decoder.comments
+        except ProtocolError as exc:
+            self._fail(exc, out)
+            raise
+        return out
+
+    def close(self) -> list[E]:
+        """Signal the end of the body; return any events this completes.
+
+        Raises :class:`TruncatedStream` (setting ``outcome`` to ``"truncated"``) when the body ended
+        before the protocol's terminal event. Calling it again is a no-op returning ``[]``.
+        """
+        if self._closed or self._error is not None:
+            self._closed = True
+            return []
+        self._closed = True
+        out: list[E] = []
+        try:
+            self._decoder.close()
+            if self._decoder.discarded is not None:
+                self._on_unterminated(self._decoder.discarded, out)
+            self._on_end(out)
+        except ProtocolError as exc:
+            self._fail(exc, out)
+            raise
+        return out
+
+    # -- for subclasses ----------------------------------------------------------------------
+
+    def _on_message(self, event_type: str, data: str, offset: int, out: list[E]) -> None:
+        raise NotImplementedError
+
+    def _on_comments(self, count: int) -> None:
+        """Comment lines arrived (keep-alives); recorded one by one, so chunking cannot matter."""
+        for _ in range(count):
+            self._note("keepalive-comment", "comment line (keep-alive) in the event stream")
+
+    def _on_unterminated(self, event: ServerSentEvent, out: list[E]) -> None:
+        """The body ended inside an event (no blank line after it); the default drops it."""
+
+    def _on_end(self, out: list[E]) -> None:
+        raise NotImplementedError
+
+    def _reset_decoder(self) -> None:
+        """Start a new body (a reconnection): fresh framing state, everything else kept."""
+        self._decoder = SSEDecoder(max_event_size=self.max_event_size)
+        self._comments_seen = 0
+        self._closed = False
+
+    def _fail(self, exc: ProtocolError, out: list[E]) -> None:
+        self._error = exc
+        exc.events = out  # type: ignore[attr-defined]
+
+    def _note(
+        self,
+        code: str,
+        message: str,
+        *,
+        sequence_number: int | None = None,
+        offset: int | None = None,
+    ) -> None:
+        """Record a tolerated anomaly, or raise it in strict mode."""
+        if self.strict:
+            raise RemoteProtocolError(
+                f"{message} [{code}; strict mode]", offset=offset, sequence_number=sequence_number
+            )
+        self.diagnostic_counts[code] = self.diagnostic_counts.get(code, 0) + 1
+        if len(self.diagnostics) < self.max_diagnostics:
+            self.diagnostics.append(Diagnostic(code, message, sequence_number, offset))
+
+    def _load_object(self, data: str, offset: int) -> dict[str, Any]:
+        """Decode one event's data as a JSON object, or raise a located RemoteProtocolError."""
+        try:
+            obj = self._loads(data)
+        except (ValueError, RecursionError) as exc:
+            raise RemoteProtocolError(
+                f"event data is not valid JSON ({exc})", offset=offset, excerpt=excerpt(data)
+            ) from None
+        if type(obj) is not dict:
+            raise RemoteProtocolError(
+                f"event data is JSON but not an object (got {type(obj).__name__})",
+                offset=offset,
+                excerpt=excerpt(data),
+            )
+        return obj

@@ -1,0 +1,416 @@
+"""``ResponsesStream``: the one stateful object for a Responses API streaming body.
+
+Bytes go in through :meth:`ResponsesStream.feed`; typed events come out, the snapshot accumulates, and
+the outcome is set from the terminal events (``response.completed`` / ``incomplete`` / ``failed`` and the
+``error`` event, per the API reference's "Streaming events"). The lifecycle, as a table you can print
+with :func:`print_state_table`::
+
+    state      event                                   next state   outcome
+    open       response.created/queued/in_progress     open         -
+    open       any delta / item / part event           open         -
+    open       response.completed                      done         "completed"
+    open       response.incomplete                     done         "incomplete"
+    open       response.failed                         done         "failed"
+    open       error                                   done         "error"
+    open       end of body                             closed       "truncated" (close() raises)
+    done       end of body                             closed       (unchanged)
+    open/closed reconnect()                            open         None (resume: new body)
+
+Sequence numbers (``sequence_number``, increasing by one per event) drive the tolerance rules: an event
+whose number was already applied is a duplicate (a replayed prefix) and is neither applied nor returned;
+gaps and reordering are applied and recorded. A resumed stream (after a dropped connection, fed the body
+of ``GET /responses/{id}?stream=true&starting_after=N``) keeps its snapshot and skips what it has.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from ._accumulate import Accumulator, SnapshotFn
+from ._base import DEFAULT_MAX_DIAGNOSTICS, EventStreamBase, JSONLoads
+from ._errors import LocalProtocolError, RemoteProtocolError, SchemaError, TruncatedStream, excerpt
+from ._events import ResponseStreamEvent, _set_lazy, parse_event
+from ._models import Response
+from ._sse import DEFAULT_MAX_EVENT_SIZE, ServerSentEvent
+
+__all__ = ["OUTCOMES", "STATE_TABLE", "ResponsesStream", "print_state_table"]
+
+#: Terminal event type -> outcome.
+OUTCOMES: dict[str, str] = {
+    "response.completed": "completed",
+    "response.incomplete": "incomplete",
+    "response.failed": "failed",
+    "error": "error",
+}
+
+_LIFECYCLE = frozenset({"response.created", "response.queued", "response.in_progress"})
+_KEEPALIVE = frozenset({"keepalive", "keep_alive", "ping", "response.keep_alive", "response.ping"})
+
+#: The lifecycle as rows of (state, input, next state, outcome).
+STATE_TABLE: tuple[tuple[str, str, str, str], ...] = (
+    ("open", "response.created/queued/in_progress", "open", "-"),
+    ("open", "delta / item / part event", "open", "-"),
+    ("open", "response.completed", "done", "completed"),
+    ("open", "response.incomplete", "done", "incomplete"),
+    ("open", "response.failed", "done", "failed"),
+    ("open", "error", "done", "error"),
+    ("open", "end of body", "closed", "truncated (close() raises TruncatedStream)"),
+    ("done", "end of body", "closed", "(unchanged)"),
+    ("open/closed", "reconnect()", "open", "None: a resumed body follows"),
+)
+
+#: How many sequence numbers above the contiguous prefix are remembered for duplicate detection.
+_MAX_SEEN = 65536
+
+
+def print_state_table() -> str:
+    """The lifecycle table as aligned text (also printed by ``python -m sansio_responses states``)."""
+    header = ("state", "input", "next", "outcome")
+    rows = (header, *STATE_TABLE)
+    widths = [max(len(r[i]) for r in rows) for i in range(4)]
+    return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows)
+
+
+class _Sequence:
+    """Which sequence numbers were applied: a contiguous prefix ``<= floor`` plus a bounded set."""
+
+    __slots__ = ("floor", "last", "seen")
+
+    def __init__(self) -> None:
+        self.floor = -1
+        self.seen: set[int] = set()
+        self.last: int | None = None
+
+    def applied(self, n: int) -> bool:
+        return n <= self.floor or n in self.seen
+
+    def add(self, n: int) -> None:
+        if n == self.floor + 1 and not self.seen:
+            self.floor = n
+        else:
+            self.seen.add(n)
+            while self.floor + 1 in self.seen:
+                self.floor += 1
+                self.seen.discard(self.floor)
+            if len(self.seen) > _MAX_SEEN:  # give up the oldest holes: they are gone for good
+                self.floor = min(self.seen)
+                self.seen = {s for s in self.seen if s > self.floor}
+        if self.last is None or n > self.last:
+            self.last = n
+
+
+class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
+    """A Responses API streaming body, decoded incrementally.
+
+    Args:
+        max_event_size: the most bytes buffered for a single event before :class:`EventTooLarge`
+            (default 32 MiB: real ``response.completed`` and image events run to megabytes).
+        strict: turn every tolerated anomaly into a :class:`RemoteProtocolError`.
+        max_diagnostics: how many :class:`Diagnostic` records are kept.
+        json_loads: JSON decoder for the event data (``orjson.loads`` is a faster drop-in).
+        resume_from: continue an earlier stream whose connection dropped: start from its snapshot and
+            last sequence number; feed this object the body of the resume request
+            (``resume_request(response_id, starting_after=previous.last_sequence_number)``).
+        starting_after: skip events with ``sequence_number <= starting_after`` (a resume without the
+            earlier state, as ``GET /responses/{id}?stream=true&starting_after=N`` does on the server).
+
+    Attributes:
+        outcome: ``None`` while open, then ``"completed"``, ``"incomplete"``, ``"failed"``,
+            ``"error"`` or ``"truncated"``.
+        diagnostics: tolerated anomalies, each a :class:`Diagnostic` (code, message, sequence number).
+        terminal_event: the event that decided the outcome, if any.
+        error_event: the ``error`` event, if one arrived.
+    """
+
+    def __init__(
+        self,
+        *,
+        max_event_size: int | None = DEFAULT_MAX_EVENT_SIZE,
+        strict: bool = False,
+        max_diagnostics: int = DEFAULT_MAX_DIAGNOSTICS,
+        json_loads: JSONLoads | None = None,
+        resume_from: ResponsesStream | None = None,
+        starting_after: int | None = None,
+    ) -> None:
+        super().__init__(
+            max_event_size=max_event_size,
+            strict=strict,
+            max_diagnostics=max_diagnostics,
+            json_loads=json_loads,
+        )
+        self._acc = Accumulator(self._note_from_accumulator)
+        self._seq = _Sequence()
+        self._current_seq: int | None = None
+        self._current_offset: int | None = None
+        self._events_applied = 0
+        self._resuming = False
+        self._final: Response | None = None
+        self._final_patched = False
+        self._snapshot: Response | None = None
+        self._snapshot_version = -1
+        self._done_marker = False
+        self.terminal_event: ResponseStreamEvent | None = None
+        self.error_event: ResponseStreamEvent | None = None
+        if resume_from is not None:
+            self._take_over(resume_from)
+        if starting_after is not None:
+            self._resuming = True
+            if starting_after > self._seq.floor:
+                self._seq.floor = starting_after
+                self._seq.seen = {s for s in self._seq.seen if s > starting_after}
+            if self._seq.last is None or self._seq.last < starting_after:
+                self._seq.last = starting_after
+
+    # -- public state ------------------------------------------------------------------------
+
+    @property
+    def last_sequence_number(self) -> int | None:
+        """The highest ``sequence_number`` applied so far: the ``starting_after`` for a resume."""
+        return self._seq.last
+
+    @property
+    def response_id(self) -> str | None:
+        """The response id, once any lifecycle event (or the terminal one) has named it."""
+        for source in (self._final, self._acc.response):
+            if source is not None:
+                rid = source.id if isinstance(source, Response) else source.get("id")
+                if isinstance(rid, str):
+                    return rid
+        return None
+
+    @property
+    def background(self) -> bool:
+        """True when the response says it runs in background mode (so it can be resumed)."""
+        if self._final is not None and self._final.background is not None:
+            return bool(self._final.background)
+        return bool(self._acc.response and self._acc.response.get("background"))
+
+    @property
+    def resumable(self) -> bool:
+        """True when a resume request can continue this stream: background mode, an id known,
+        and no terminal event yet."""
+        return self.background and self.response_id is not None and self.outcome in (None, "truncated")
+
+    def snapshot(self) -> Response | None:
+        """The response as the events so far describe it (``None`` before any event).
+
+        Once a terminal event (``response.completed`` / ``incomplete`` / ``failed``) has arrived this
+        is the server's own response object. Cached until the next event changes it.
+        """
+        if self._final is not None:
+            return self._final
+        if self._snapshot_version == self._acc.version:
+            return self._snapshot
+        self._snapshot_version = self._acc.version
+        if self._acc.version == 0 and self._acc.response is None:
+            self._snapshot = None
+            return None
+        base = self._acc.response
+        wire: dict[str, Any] = {} if base is None else dict(base)
+        if base is None:
+            wire = {"object": "response", "status": "in_progress"}
+        wire["output"] = self._acc.output()
+        self._snapshot = Response.from_dict(wire)
+        return self._snapshot
+
+    def reconnect(self) -> None:
+        """Prepare to read a new body that continues this response (after a dropped connection).
+
+        Framing state is reset; the snapshot, sequence numbers and diagnostics are kept, the outcome
+        reopens, and events already applied will be skipped. Build the request with
+        ``resume_request(stream.response_id, starting_after=stream.last_sequence_number)``.
+        """
+        if self.outcome in ("completed", "incomplete", "failed"):
+            raise LocalProtocolError(f"cannot reconnect: the response already ended ({self.outcome})")
+        self._reset_decoder()
+        self._error = None
+        self._resuming = True
+        self._done_marker = False
+        if self.outcome == "truncated":
+            self.outcome = None
+
+    # -- the event loop --------------------------------------------------------------------------
+
+    def _on_message(self, event_type: str, data: str, offset: int, out: list[Any]) -> None:
+        if data == "[DONE]":
+            # Chat Completions' end marker; some compatible Responses servers send it as well.
+            self._done_marker = True
+            self._note("done-marker", "data: [DONE] on a Responses stream", offset=offset)
+            return
+        obj = self._load_object(data, offset)
+        try:
+            event = parse_event(obj)
+        except SchemaError as exc:
+            seq = obj.get("sequence_number")
+            raise RemoteProtocolError(
+                f"invalid {obj.get('type')!r} event: {exc}",
+                offset=offset,
+                sequence_number=seq if type(seq) is int else None,
+                excerpt=excerpt(data),
+            ) from None
+        etype = event.type
+        seq = event.sequence_number
+        self._current_seq = seq
+        self._current_offset = offset
+        if event_type != "message" and event_type != etype:
+            self._note(
+                "event-name-mismatch",
+                f"SSE event name {event_type!r} differs from the data's type {etype!r}",
+                sequence_number=seq,
+                offset=offset,
+            )
+        if etype in _KEEPALIVE:
+            self._note("keepalive-event", f"{etype!r} event", sequence_number=seq, offset=offset)
+            out.append(event)
+            return
+        if seq is None:
+            self._note(
+                "missing-sequence-number",
+                f"{etype!r} event has no sequence_number",
+                offset=offset,
+            )
+        elif not self._check_sequence(seq, etype, offset):
+            return
+        if self._events_applied == 0 and not self._resuming and etype not in _LIFECYCLE:
+            self._note(
+                "missing-response-created",
+                f"the stream starts with {etype!r}, not response.created",
+                sequence_number=seq,
+                offset=offset,
+            )
+        if self.outcome is not None and self.outcome != "error":
+            self._note(
+                "event-after-terminal",
+                f"{etype!r} after the terminal event ({self.outcome})",
+                sequence_number=seq,
+                offset=offset,
+            )
+        self._events_applied += 1
+        self._apply(event, obj)
+        out.append(event)
+
+    def _check_sequence(self, seq: int, etype: str, offset: int) -> bool:
+        """Record *seq*; return False for a duplicate (already applied: skip it)."""
+        tracker = self._seq
+        if tracker.applied(seq):
+            self._note(
+                "duplicate-sequence-number",
+                f"{etype!r} with sequence_number {seq} was already applied; skipped",
+                sequence_number=seq,
+                offset=offset,
+            )
+            return False
+        last = tracker.last
+        if last is None:
+            if seq != 0 and not self._resuming:
+                self._note(
+                    "stream-starts-late",
+                    f"the first sequence_number is {seq}, not 0",
+                    sequence_number=seq,
+                    offset=offset,
+                )
+            tracker.floor = seq - 1
+        elif seq > last + 1:
+            self._note(
+                "sequence-gap",
+                f"sequence_number jumps from {last} to {seq}",
+                sequence_number=seq,
+                offset=offset,
+            )
+        elif seq < last:
+            self._note(
+                "sequence-reordered",
+                f"sequence_number {seq} arrived after {last}",
+                sequence_number=seq,
+                offset=offset,
+            )
+        tracker.add(seq)
+        return True
+
+    def _apply(self, event: Any, obj: dict[str, Any]) -> None:
+        etype: str = event.type
+        outcome = OUTCOMES.get(etype)
+        if outcome is None:
+            fn: SnapshotFn | None = self._acc.apply(etype, obj)
+            if fn is not None:
+                _set_lazy(event, snapshot_fn=fn)
+            return
+        if outcome == "error":
+            self.error_event = event
+            if self.outcome is None:
+                self.outcome = "error"
+                self.terminal_event = event
+            return
+        self.outcome = outcome
+        self.terminal_event = event
+        response = getattr(event, "response", None)
+        if isinstance(response, Response):
+            self._final = self._complete_terminal(response)
+        else:
+            self._note("terminal-without-response", f"{etype} carries no response object")
+
+    def _complete_terminal(self, response: Response) -> Response:
+        """The server's terminal response; output filled from the deltas if the server left it out."""
+        accumulated = self._acc.output()
+        if response.output or not accumulated:
+            return response
+        # Compatible servers (OpenRouter, Copilot proxies) send terminal responses without output
+        # items; the official SDK 3.57 rebuilds them from the items it saw, and so do we.
+        self._note(
+            "terminal-output-missing-items",
+            "the terminal response has no output items; filled in from the streamed items",
+            sequence_number=self._current_seq,
+        )
+        wire = response.to_dict()
+        wire["output"] = accumulated
+        return Response.from_dict(wire)
+
+    def _note_from_accumulator(self, code: str, message: str) -> None:
+        self._note(code, message, sequence_number=self._current_seq, offset=self._current_offset)
+
+    def _on_unterminated(self, event: ServerSentEvent, out: list[Any]) -> None:
+        if event.data == "[DONE]":
+            self._done_marker = True
+            self._note("done-marker", "data: [DONE] on a Responses stream (unterminated)")
+            return
+        try:
+            obj = self._loads(event.data)
+        except (ValueError, RecursionError):
+            return  # an incomplete event: the spec discards it; truncation is judged in _on_end
+        if type(obj) is not dict:
+            return
+        self._note(
+            "unterminated-final-event",
+            "the body ended without the blank line after its last event; the event was complete "
+            "JSON and was accepted",
+        )
+        self._on_message(event.event, event.data, self._decoder.offset - len(event.data), out)
+
+    def _on_end(self, out: list[Any]) -> None:
+        if self.outcome is not None:
+            return
+        self.outcome = "truncated"
+        last = self._seq.last
+        raise TruncatedStream(
+            "the body ended before a terminal event (response.completed, response.incomplete, "
+            f"response.failed or error); last sequence_number {last}, {self.bytes_fed} bytes in "
+            "this body",
+            offset=self.bytes_fed,
+            sequence_number=last,
+        )
+
+    def _take_over(self, previous: ResponsesStream) -> None:
+        state = copy.deepcopy(
+            (previous._acc.response, previous._acc.items, previous._seq, previous.diagnostics)
+        )
+        self._acc.response, self._acc.items, self._seq, diagnostics = state
+        self._acc.version = 1
+        for item in self._acc.items:
+            if item is not None and isinstance(item.get("id"), str):
+                self._acc._by_id[item["id"]] = item
+        self.diagnostics = diagnostics
+        self.diagnostic_counts = dict(previous.diagnostic_counts)
+        self._events_applied = previous._events_applied
+        self._resuming = True
+
