@@ -1,0 +1,981 @@
+"""Typed models of the Responses API objects: ``Response``, output items, content parts.
+
+Every model is a frozen, slotted attrs class built from a decoded wire dict with
+``Cls.from_dict(d)`` and turned back into one with ``to_dict()``. The round trip is exact (same
+keys, same values, same key order, unknown fields included) because each model keeps the dict it was
+built from and ``to_dict()`` returns a deep copy of it; the typed attributes are derived from that
+dict at construction.
+
+Tolerance follows the shape of real and compatible servers: a field that is absent (optional or
+not) reads as ``None``; a field that is present with the wrong JSON type raises
+:class:`SchemaError` with a dotted path such as ``output[0].content[1].text``. Fields whose shape
+the API keeps evolving (tool configurations, reasoning and text configs, ``tool_choice``,
+``metadata``, actions, ...) are kept as raw JSON (typed ``Any``) and not validated. Unknown item,
+part and annotation types become ``UnknownOutputItem``, ``UnknownContentPart`` and
+``UnknownAnnotation``, which keep the whole dict.
+
+Field sets follow the official SDK (``openai/types/responses/*.py``, see ``official-sdk.md``
+section 2), including the fields of the newest release.
+
+``from_dict`` does not copy its input: the model takes ownership of the dict, which must not be
+mutated afterwards (the stream hands over freshly decoded JSON). ``to_dict`` always returns a fresh
+copy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar, TypeAlias, TypeVar
+
+import attrs
+
+from ._errors import SchemaError
+
+__all__ = [
+    "AdditionalTools",
+    "Annotation",
+    "ContainerFileCitation",
+    "ContentPart",
+    "FileCitation",
+    "FilePath",
+    "ImageGenerationCall",
+    "IncompleteDetails",
+    "LocalShellCall",
+    "LocalShellCallOutput",
+    "McpApprovalRequest",
+    "McpApprovalResponse",
+    "McpCall",
+    "McpListTools",
+    "OutputItem",
+    "Program",
+    "ProgramOutput",
+    "ReasoningText",
+    "Response",
+    "ResponseApplyPatchToolCall",
+    "ResponseApplyPatchToolCallOutput",
+    "ResponseCodeInterpreterToolCall",
+    "ResponseCompactionItem",
+    "ResponseComputerToolCall",
+    "ResponseComputerToolCallOutputItem",
+    "ResponseCustomToolCall",
+    "ResponseCustomToolCallOutputItem",
+    "ResponseError",
+    "ResponseFileSearchToolCall",
+    "ResponseFunctionShellToolCall",
+    "ResponseFunctionShellToolCallOutput",
+    "ResponseFunctionToolCall",
+    "ResponseFunctionToolCallOutputItem",
+    "ResponseFunctionWebSearch",
+    "ResponseOutputMessage",
+    "ResponseOutputRefusal",
+    "ResponseOutputText",
+    "ResponseReasoningItem",
+    "ResponseToolSearchCall",
+    "ResponseToolSearchOutputItem",
+    "ResponseUsage",
+    "SummaryText",
+    "URLCitation",
+    "UnknownAnnotation",
+    "UnknownContentPart",
+    "UnknownOutputItem",
+    "annotation_from_dict",
+    "content_part_from_dict",
+    "copy_json",
+    "output_item_from_dict",
+]
+
+_M = TypeVar("_M", bound="_Model")
+
+# A converter checks one present (non-null) value and returns the typed value.
+# Arguments: the value, the path of the enclosing object, the key.
+_Conv = Callable[[Any, str, str], Any]
+
+_CONTAINERS = (dict, list)
+
+
+def copy_json(value: Any) -> Any:
+    """Return a deep copy of a JSON tree (dicts, lists, scalars); faster than ``copy.deepcopy``.
+
+    Scalars (str, int, float, bool, None) are immutable and shared; dicts keep their key order.
+    """
+    cls = value.__class__
+    if cls is dict:
+        return {k: (copy_json(v) if v.__class__ in _CONTAINERS else v) for k, v in value.items()}
+    if cls is list:
+        return [copy_json(v) if v.__class__ in _CONTAINERS else v for v in value]
+    return value
+
+
+def _join(path: str, key: str) -> str:
+    return f"{path}.{key}" if path else key
+
+
+# --- converters: each is called only for a present, non-null value -------------------------------
+
+
+def _conv_str(v: Any, path: str, key: str) -> str:
+    if isinstance(v, str):
+        return v
+    raise SchemaError(_join(path, key), "string", v)
+
+
+def _conv_int(v: Any, path: str, key: str) -> int:
+    # bool is a subclass of int in Python but a distinct JSON type.
+    if v.__class__ is int:
+        return v
+    raise SchemaError(_join(path, key), "integer", v)
+
+
+def _conv_num(v: Any, path: str, key: str) -> float:
+    if v.__class__ is int or v.__class__ is float:
+        return v
+    raise SchemaError(_join(path, key), "number", v)
+
+
+def _conv_bool(v: Any, path: str, key: str) -> bool:
+    if v.__class__ is bool:
+        return v
+    raise SchemaError(_join(path, key), "boolean", v)
+
+
+def _conv_dict(v: Any, path: str, key: str) -> dict[str, Any]:
+    if v.__class__ is dict:
+        return v
+    raise SchemaError(_join(path, key), "object", v)
+
+
+def _conv_str_list(v: Any, path: str, key: str) -> list[str]:
+    if v.__class__ is not list:
+        raise SchemaError(_join(path, key), "array", v)
+    for i, x in enumerate(v):
+        if not isinstance(x, str):
+            raise SchemaError(f"{_join(path, key)}[{i}]", "string", x)
+    return v
+
+
+def _conv_list(v: Any, path: str, key: str, build: Callable[[Any, str], Any]) -> list[Any]:
+    base = _join(path, key)
+    if v.__class__ is not list:
+        raise SchemaError(base, "array", v)
+    return [build(x, f"{base}[{i}]") for i, x in enumerate(v)]
+
+
+def _conv_model(v: Any, path: str, key: str, model: type[_Model]) -> Any:
+    return model.from_dict(v, _join(path, key))
+
+
+# Annotation string (as written in the class body, postponed by ``from __future__ import
+# annotations``) -> converter. Model-typed fields resolve their builder at call time, because the
+# dispatch functions are defined after the classes.
+_CONVERTERS: dict[str, _Conv | None] = {
+    "Any": None,
+    "str": _conv_str,
+    "str | None": _conv_str,
+    "int | None": _conv_int,
+    "float | None": _conv_num,
+    "bool | None": _conv_bool,
+    "dict[str, Any] | None": _conv_dict,
+    "list[str] | None": _conv_str_list,
+    "list[OutputItem] | None": lambda v, p, k: _conv_list(v, p, k, output_item_from_dict),
+    "list[ContentPart] | None": lambda v, p, k: _conv_list(v, p, k, content_part_from_dict),
+    "list[Annotation] | None": lambda v, p, k: _conv_list(v, p, k, annotation_from_dict),
+    "ResponseError | None": lambda v, p, k: _conv_model(v, p, k, ResponseError),
+    "IncompleteDetails | None": lambda v, p, k: _conv_model(v, p, k, IncompleteDetails),
+    "ResponseUsage | None": lambda v, p, k: _conv_model(v, p, k, ResponseUsage),
+}
+
+
+def _model(cls: type[_M]) -> type[_M]:
+    """Class decorator: derive the from_dict field table of an attrs model from its annotations.
+
+    Runs once per class at import; an annotation without a converter is a programming error.
+    """
+    spec: list[tuple[str, _Conv | None, bool]] = []
+    for field in attrs.fields(cls):
+        if field.name.startswith("_"):
+            continue
+        annotation = field.type if isinstance(field.type, str) else repr(field.type)
+        if annotation not in _CONVERTERS:
+            raise TypeError(f"{cls.__name__}.{field.name}: no converter for {annotation!r}")
+        # A non-Optional annotation (only the discriminating ``type``) must be present.
+        spec.append((field.name, _CONVERTERS[annotation], annotation == "str"))
+    cls._SPEC = tuple(spec)
+    cls._FIELDS = frozenset(name for name, _, _ in spec)
+    return cls
+
+
+@attrs.frozen
+class _Model:
+    """Base of every model: keeps the wire dict; provides from_dict, to_dict and extra."""
+
+    _SPEC: ClassVar[tuple[tuple[str, _Conv | None, bool], ...]] = ()
+    _FIELDS: ClassVar[frozenset[str]] = frozenset()
+
+    _raw: dict[str, Any] = attrs.field(eq=False, repr=False)
+
+    @classmethod
+    def from_dict(cls: type[_M], d: Mapping[str, Any], path: str = "") -> _M:
+        """Build the model from a decoded wire dict (taken over, not copied).
+
+        *path* is the dotted location of *d* in the enclosing object, used in error messages.
+
+        Raises:
+            SchemaError: *d* is not an object, or a present field has the wrong JSON type.
+        """
+        if d.__class__ is not dict:
+            if not isinstance(d, Mapping):
+                raise SchemaError(path or "(root)", "object", d)
+            d = dict(d)
+        kwargs: dict[str, Any] = {"raw": d}
+        get = d.get
+        for name, conv, required in cls._SPEC:
+            value = get(name)
+            if value is None:
+                if required:
+                    raise SchemaError(_join(path, name), "string", value)
+            elif conv is not None:
+                value = conv(value, path, name)
+            kwargs[name] = value
+        return cls(**kwargs)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The wire dict this model was built from, as a fresh deep copy (unknown fields kept)."""
+        return copy_json(self._raw)  # type: ignore[no-any-return]
+
+    @property
+    def extra(self) -> dict[str, Any]:
+        """The wire fields this class does not declare (new API fields, provider extensions)."""
+        fields = self._FIELDS
+        return {k: copy_json(v) for k, v in self._raw.items() if k not in fields}
+
+
+# --- annotations ----------------------------------------------------------------------------------
+
+
+@_model
+@attrs.frozen
+class FileCitation(_Model):
+    """A ``file_citation`` annotation on output text."""
+
+    type: str
+    file_id: str | None
+    filename: str | None
+    index: int | None
+
+
+@_model
+@attrs.frozen
+class URLCitation(_Model):
+    """A ``url_citation`` annotation on output text."""
+
+    type: str
+    url: str | None
+    title: str | None
+    start_index: int | None
+    end_index: int | None
+
+
+@_model
+@attrs.frozen
+class ContainerFileCitation(_Model):
+    """A ``container_file_citation`` annotation on output text."""
+
+    type: str
+    container_id: str | None
+    file_id: str | None
+    filename: str | None
+    start_index: int | None
+    end_index: int | None
+
+
+@_model
+@attrs.frozen
+class FilePath(_Model):
+    """A ``file_path`` annotation on output text."""
+
+    type: str
+    file_id: str | None
+    index: int | None
+
+
+@_model
+@attrs.frozen
+class UnknownAnnotation(_Model):
+    """An annotation of a type this library does not know; the whole dict is kept in ``data``."""
+
+    type: str | None
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """The wire dict of the annotation (a copy)."""
+        return self.to_dict()
+
+
+Annotation: TypeAlias = (
+    FileCitation | URLCitation | ContainerFileCitation | FilePath | UnknownAnnotation
+)
+
+_ANNOTATION_TYPES: dict[str, type[_Model]] = {
+    "file_citation": FileCitation,
+    "url_citation": URLCitation,
+    "container_file_citation": ContainerFileCitation,
+    "file_path": FilePath,
+}
+
+
+def annotation_from_dict(d: Any, path: str = "") -> Annotation:
+    """Build the annotation class registered for ``d["type"]``, else :class:`UnknownAnnotation`."""
+    return _dispatch(d, path, _ANNOTATION_TYPES, UnknownAnnotation)  # type: ignore[no-any-return]
+
+
+def _dispatch(d: Any, path: str, table: dict[str, type[_Model]], unknown: type[_Model]) -> Any:
+    if d.__class__ is not dict:
+        if not isinstance(d, Mapping):
+            raise SchemaError(path or "(root)", "object", d)
+        d = dict(d)
+    kind = d.get("type")
+    if kind is None:
+        return unknown.from_dict(d, path)
+    if not isinstance(kind, str):
+        raise SchemaError(_join(path, "type"), "string", kind)
+    return table.get(kind, unknown).from_dict(d, path)
+
+
+# --- content parts --------------------------------------------------------------------------------
+
+
+@_model
+@attrs.frozen
+class ResponseOutputText(_Model):
+    """An ``output_text`` content part of a message. ``logprobs`` stays raw JSON (list of dicts)."""
+
+    type: str
+    text: str | None
+    annotations: list[Annotation] | None
+    logprobs: Any
+
+
+@_model
+@attrs.frozen
+class ResponseOutputRefusal(_Model):
+    """A ``refusal`` content part of a message."""
+
+    type: str
+    refusal: str | None
+
+
+@_model
+@attrs.frozen
+class ReasoningText(_Model):
+    """A ``reasoning_text`` part (``content`` of a reasoning item, or a content part event)."""
+
+    type: str
+    text: str | None
+
+
+@_model
+@attrs.frozen
+class SummaryText(_Model):
+    """A ``summary_text`` part of a reasoning item's ``summary``."""
+
+    type: str
+    text: str | None
+
+
+@_model
+@attrs.frozen
+class UnknownContentPart(_Model):
+    """A content part of a type this library does not know; the whole dict is kept in ``data``."""
+
+    type: str | None
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """The wire dict of the part (a copy)."""
+        return self.to_dict()
+
+
+ContentPart: TypeAlias = (
+    ResponseOutputText | ResponseOutputRefusal | ReasoningText | SummaryText | UnknownContentPart
+)
+
+_CONTENT_PART_TYPES: dict[str, type[_Model]] = {
+    "output_text": ResponseOutputText,
+    "refusal": ResponseOutputRefusal,
+    "reasoning_text": ReasoningText,
+    "summary_text": SummaryText,
+}
+
+
+def content_part_from_dict(d: Any, path: str = "") -> ContentPart:
+    """Build the part class registered for ``d["type"]``, else :class:`UnknownContentPart`."""
+    return _dispatch(d, path, _CONTENT_PART_TYPES, UnknownContentPart)  # type: ignore[no-any-return]
+
+
+# --- output items (the 28 members of the SDK's ResponseOutputItem union) --------------------------
+
+
+@_model
+@attrs.frozen
+class ResponseOutputMessage(_Model):
+    """A ``message`` item: the assistant's text (``output_text`` and ``refusal`` parts)."""
+
+    type: str
+    id: str | None
+    role: str | None
+    status: str | None
+    content: list[ContentPart] | None
+    phase: str | None
+
+
+@_model
+@attrs.frozen
+class ResponseFileSearchToolCall(_Model):
+    """A ``file_search_call`` item."""
+
+    type: str
+    id: str | None
+    queries: list[str] | None
+    status: str | None
+    results: Any
+
+
+@_model
+@attrs.frozen
+class ResponseFunctionToolCall(_Model):
+    """A ``function_call`` item: ``arguments`` is the JSON text the model produced."""
+
+    type: str
+    id: str | None
+    call_id: str | None
+    name: str | None
+    arguments: str | None
+    status: str | None
+    namespace: str | None
+    caller: Any
+
+
+@_model
+@attrs.frozen
+class ResponseFunctionToolCallOutputItem(_Model):
+    """A ``function_call_output`` item."""
+
+    type: str
+    id: str | None
+    call_id: str | None
+    output: Any
+    status: str | None
+    caller: Any
+    created_by: str | None
+    name: str | None
+    namespace: str | None
+
+
+@_model
+@attrs.frozen
+class ResponseFunctionWebSearch(_Model):
+    """A ``web_search_call`` item."""
+
+    type: str
+    id: str | None
+    action: Any
+    status: str | None
+
+
+@_model
+@attrs.frozen
+class ResponseComputerToolCall(_Model):
+    """A ``computer_call`` item."""
+
+    type: str
+    id: str | None
+    call_id: str | None
+    action: Any
+    actions: Any
+    pending_safety_checks: Any
+    status: str | None
+
+
+@_model
+@attrs.frozen
+class ResponseComputerToolCallOutputItem(_Model):
+    """A ``computer_call_output`` item."""
+
+    type: str
+    id: str | None
+    call_id: str | None
+    output: Any
+    status: str | None
+    acknowledged_safety_checks: Any
+    created_by: str | None
+
+
+@_model
+@attrs.frozen
+class ResponseReasoningItem(_Model):
+    """A ``reasoning`` item: ``summary_text`` parts in ``summary``, ``reasoning_text`` parts in
+    ``content``."""
+
+    type: str
+    id: str | None
+    summary: list[ContentPart] | None
+    content: list[ContentPart] | None
+    encrypted_content: str | None
+    status: str | None
+
+
+@_model
+@attrs.frozen
+class Program(_Model):
+    """A ``program`` item (programmatic tool calling)."""
+
+    type: str
+    id: str | None
+    call_id: str | None
+    code: str | None
+    fingerprint: str | None
+
+
+@_model
+@attrs.frozen
+class ProgramOutput(_Model):
+    """A ``program_output`` item."""
+
+    type: str
+    id: str | None
+    call_id: str | None
+    result: str | None
+    status: str | None
+
+
+@_model
+@attrs.frozen
+class ResponseToolSearchCall(_Model):
+    """A ``tool_search_call`` item; ``arguments`` is raw JSON (an object)."""
+
+    type: str
+    id: str | None
+    call_id: str | None
+    arguments: Any
+    execution: str | None
+    status: str | None
+    created_by: str | None
+
+
+@_model
+@attrs.frozen
+class ResponseToolSearchOutputItem(_Model):
+    """A ``tool_search_output`` item; ``tools`` are raw tool configurations."""
+
+    type: str
+    id: str | None
+    call_id: str | None
+    execution: str | None
+    status: str | None
+    tools: Any
+    created_by: str | None
+
+
+@_model
+@attrs.frozen
+class AdditionalTools(_Model):
+    """An ``additional_tools`` item."""
+
+    type: str
+    id: str | None
+    role: str | None
+    tools: Any
+
+
+@_model
+@attrs.frozen
+class ResponseCompactionItem(_Model):
+    """A ``compaction`` item."""
+
+    type: str
+    id: str | None
+    encrypted_content: str | None
+    created_by: str | None
+
+
+@_model
+@attrs.frozen
+class ImageGenerationCall(_Model):
+    """An ``image_generation_call`` item; ``result`` is the base64 image once generated."""
+
+    type: str
+    id: str | None
+    status: str | None
+    result: str | None
+    action: Any
+    background: str | None
+    error: Any
+    output_format: str | None
+    quality: str | None
+    revised_prompt: str | None
+    size: str | None
+    svg_usage: Any
+
+
+@_model
+@attrs.frozen
+class ResponseCodeInterpreterToolCall(_Model):
+    """A ``code_interpreter_call`` item."""
+
+    type: str
+    id: str | None
+    code: str | None
+    container_id: str | None
+    outputs: Any
+    status: str | None
+
+
+@_model
+@attrs.frozen
+class LocalShellCall(_Model):
+    """A ``local_shell_call`` item."""
+
+    type: str
+    id: str | None
+    call_id: str | None
+    action: Any
+    status: str | None
+
+
+@_model
+@attrs.frozen
+class LocalShellCallOutput(_Model):
+    """A ``local_shell_call_output`` item."""
+
+    type: str
+    id: str | None
+    output: str | None
+    status: str | None
+
+
+@_model
+@attrs.frozen
+class ResponseFunctionShellToolCall(_Model):
+    """A ``shell_call`` item."""
+
+    type: str
+    id: str | None
+    call_id: str | None
+    action: Any
+    environment: Any
+    status: str | None
+    caller: Any
+    created_by: str | None
+
+
+@_model
+@attrs.frozen
+class ResponseFunctionShellToolCallOutput(_Model):
+    """A ``shell_call_output`` item; ``output`` is raw JSON (list of stdout/stderr/outcome)."""
+
+    type: str
+    id: str | None
+    call_id: str | None
+    max_output_length: int | None
+    output: Any
+    status: str | None
+    caller: Any
+    created_by: str | None
+
+
+@_model
+@attrs.frozen
+class ResponseApplyPatchToolCall(_Model):
+    """An ``apply_patch_call`` item; ``operation`` is raw JSON."""
+
+    type: str
+    id: str | None
+    call_id: str | None
+    operation: Any
+    status: str | None
+    caller: Any
+    created_by: str | None
+
+
+@_model
+@attrs.frozen
+class ResponseApplyPatchToolCallOutput(_Model):
+    """An ``apply_patch_call_output`` item."""
+
+    type: str
+    id: str | None
+    call_id: str | None
+    status: str | None
+    output: str | None
+    caller: Any
+    created_by: str | None
+
+
+@_model
+@attrs.frozen
+class McpCall(_Model):
+    """An ``mcp_call`` item."""
+
+    type: str
+    id: str | None
+    name: str | None
+    server_label: str | None
+    arguments: str | None
+    approval_request_id: str | None
+    output: str | None
+    error: Any
+    status: str | None
+
+
+@_model
+@attrs.frozen
+class McpListTools(_Model):
+    """An ``mcp_list_tools`` item."""
+
+    type: str
+    id: str | None
+    server_label: str | None
+    tools: Any
+    error: str | None
+
+
+@_model
+@attrs.frozen
+class McpApprovalRequest(_Model):
+    """An ``mcp_approval_request`` item."""
+
+    type: str
+    id: str | None
+    name: str | None
+    server_label: str | None
+    arguments: str | None
+
+
+@_model
+@attrs.frozen
+class McpApprovalResponse(_Model):
+    """An ``mcp_approval_response`` item."""
+
+    type: str
+    id: str | None
+    approval_request_id: str | None
+    approve: bool | None
+    reason: str | None
+
+
+@_model
+@attrs.frozen
+class ResponseCustomToolCall(_Model):
+    """A ``custom_tool_call`` item: ``input`` is the free-form text the model produced."""
+
+    type: str
+    id: str | None
+    call_id: str | None
+    name: str | None
+    input: str | None
+    namespace: str | None
+    caller: Any
+
+
+@_model
+@attrs.frozen
+class ResponseCustomToolCallOutputItem(_Model):
+    """A ``custom_tool_call_output`` item."""
+
+    type: str
+    id: str | None
+    call_id: str | None
+    output: Any
+    status: str | None
+    caller: Any
+    created_by: str | None
+
+
+@_model
+@attrs.frozen
+class UnknownOutputItem(_Model):
+    """An output item of a type this library does not know; the whole dict is kept in ``data``."""
+
+    type: str | None
+
+    @property
+    def id(self) -> str | None:
+        """The item's ``id`` if it is a string, else ``None`` (unknown items are not validated)."""
+        value = self._raw.get("id")
+        return value if isinstance(value, str) else None
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """The wire dict of the item (a copy)."""
+        return self.to_dict()
+
+
+OutputItem: TypeAlias = (
+    ResponseOutputMessage
+    | ResponseFileSearchToolCall
+    | ResponseFunctionToolCall
+    | ResponseFunctionToolCallOutputItem
+    | ResponseFunctionWebSearch
+    | ResponseComputerToolCall
+    | ResponseComputerToolCallOutputItem
+    | ResponseReasoningItem
+    | Program
+    | ProgramOutput
+    | ResponseToolSearchCall
+    | ResponseToolSearchOutputItem
+    | AdditionalTools
+    | ResponseCompactionItem
+    | ImageGenerationCall
+    | ResponseCodeInterpreterToolCall
+    | LocalShellCall
+    | LocalShellCallOutput
+    | ResponseFunctionShellToolCall
+    | ResponseFunctionShellToolCallOutput
+    | ResponseApplyPatchToolCall
+    | ResponseApplyPatchToolCallOutput
+    | McpCall
+    | McpListTools
+    | McpApprovalRequest
+    | McpApprovalResponse
+    | ResponseCustomToolCall
+    | ResponseCustomToolCallOutputItem
+    | UnknownOutputItem
+)
+
+OUTPUT_ITEM_TYPES: dict[str, type[_Model]] = {
+    "message": ResponseOutputMessage,
+    "file_search_call": ResponseFileSearchToolCall,
+    "function_call": ResponseFunctionToolCall,
+    "function_call_output": ResponseFunctionToolCallOutputItem,
+    "web_search_call": ResponseFunctionWebSearch,
+    "computer_call": ResponseComputerToolCall,
+    "computer_call_output": ResponseComputerToolCallOutputItem,
+    "reasoning": ResponseReasoningItem,
+    "program": Program,
+    "program_output": ProgramOutput,
+    "tool_search_call": ResponseToolSearchCall,
+    "tool_search_output": ResponseToolSearchOutputItem,
+    "additional_tools": AdditionalTools,
+    "compaction": ResponseCompactionItem,
+    "image_generation_call": ImageGenerationCall,
+    "code_interpreter_call": ResponseCodeInterpreterToolCall,
+    "local_shell_call": LocalShellCall,
+    "local_shell_call_output": LocalShellCallOutput,
+    "shell_call": ResponseFunctionShellToolCall,
+    "shell_call_output": ResponseFunctionShellToolCallOutput,
+    "apply_patch_call": ResponseApplyPatchToolCall,
+    "apply_patch_call_output": ResponseApplyPatchToolCallOutput,
+    "mcp_call": McpCall,
+    "mcp_list_tools": McpListTools,
+    "mcp_approval_request": McpApprovalRequest,
+    "mcp_approval_response": McpApprovalResponse,
+    "custom_tool_call": ResponseCustomToolCall,
+    "custom_tool_call_output": ResponseCustomToolCallOutputItem,
+}
+"""Wire ``type`` of an output item -> its model class (the SDK's 28-member union)."""
+
+
+def output_item_from_dict(d: Any, path: str = "") -> OutputItem:
+    """Build the item class registered for ``d["type"]``, else :class:`UnknownOutputItem`.
+
+    Raises:
+        SchemaError: *d* is not an object, ``type`` is not a string, or a field has the wrong type.
+    """
+    return _dispatch(d, path, OUTPUT_ITEM_TYPES, UnknownOutputItem)  # type: ignore[no-any-return]
+
+
+# --- the response ---------------------------------------------------------------------------------
+
+
+@_model
+@attrs.frozen
+class ResponseError(_Model):
+    """The ``error`` of a failed response: ``code``, ``message`` (newer: ``param``, ``type``)."""
+
+    code: str | None
+    message: str | None
+    param: str | None
+    type: str | None
+    misalignment: Any
+
+
+@_model
+@attrs.frozen
+class IncompleteDetails(_Model):
+    """Why a response is incomplete: ``reason`` (``max_output_tokens``, ``content_filter``, ...)."""
+
+    reason: str | None
+
+
+@_model
+@attrs.frozen
+class ResponseUsage(_Model):
+    """Token usage. The ``*_details`` objects stay raw dicts (their keys grow over time)."""
+
+    input_tokens: int | None
+    input_tokens_details: dict[str, Any] | None
+    output_tokens: int | None
+    output_tokens_details: dict[str, Any] | None
+    total_tokens: int | None
+
+
+@_model
+@attrs.frozen
+class Response(_Model):
+    """The Responses API ``response`` object.
+
+    Request echoes whose shape keeps evolving (``tools``, ``tool_choice``, ``reasoning``, ``text``,
+    ``instructions``, ``metadata``, ``prompt``, ``conversation``, ...) are raw JSON.
+    """
+
+    id: str | None
+    object: str | None
+    created_at: float | None
+    status: str | None
+    completed_at: float | None
+    error: ResponseError | None
+    incomplete_details: IncompleteDetails | None
+    instructions: Any
+    metadata: Any
+    model: str | None
+    output: list[OutputItem] | None
+    parallel_tool_calls: bool | None
+    temperature: float | None
+    top_p: float | None
+    tool_choice: Any
+    tools: Any
+    background: bool | None
+    conversation: Any
+    max_output_tokens: int | None
+    max_tool_calls: int | None
+    top_logprobs: int | None
+    moderation: Any
+    previous_response_id: str | None
+    prompt: Any
+    prompt_cache_key: str | None
+    prompt_cache_options: Any
+    prompt_cache_retention: str | None
+    reasoning: Any
+    safety_identifier: str | None
+    service_tier: str | None
+    text: Any
+    truncation: str | None
+    usage: ResponseUsage | None
+    user: str | None
+    # Fields of the newest SDK release ([P] in official-sdk.md), kept raw.
+    access_programs: Any
+    image: Any
+    input_transformations: Any
+    prompt_cache_diagnostics: Any
+    tool_usage: Any
+
+    @property
+    def output_text(self) -> str:
+        """The ``text`` of every ``output_text`` part of every ``message`` item, joined (as SDK)."""
+        texts: list[str] = []
+        for item in self.output or ():
+            if isinstance(item, ResponseOutputMessage):
+                for part in item.content or ():
+                    if isinstance(part, ResponseOutputText) and part.text is not None:
+                        texts.append(part.text)
+        return "".join(texts)
