@@ -1,0 +1,1 @@
+"""Benchmarks: stream generator and the side-by-side runner (see bench/README.md)."""
