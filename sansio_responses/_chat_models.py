@@ -1,0 +1,592 @@
+"""Chat Completions wire types: streamed chunks, in-stream errors, the accumulated completion.
+
+Chunk classes (:class:`ChatCompletionChunk` and the pieces inside it) are built from one decoded
+``chat.completion.chunk`` object. Every field is optional, because compatible servers leave fields
+out (Azure's prompt-filter chunk has no ``id``; a usage chunk may lack ``choices``); a field that is
+present with the wrong JSON type raises the internal :class:`SchemaError` naming its dotted path,
+which the stream turns into a located :class:`RemoteProtocolError`. Each wire object keeps the dict
+it was built from, so ``to_dict()`` gives back exactly what the server sent and ``extra`` holds
+every field this library does not model (``obfuscation`` stays on the chunk too; it is only left out
+of accumulation).
+
+The snapshot classes (:class:`ChatCompletion`, :class:`Choice`, :class:`ChatCompletionMessage`,
+...) mirror the API's non-streaming ``chat.completion`` object (API reference, "The chat completion
+object").
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+import attrs
+
+from ._errors import LocalProtocolError, SchemaError
+
+__all__ = [
+    "ChatCompletion",
+    "ChatCompletionChunk",
+    "ChatCompletionMessage",
+    "ChatStreamError",
+    "ChatToolCall",
+    "ChatUnknownEvent",
+    "ChoiceDelta",
+    "ChoiceLogprobs",
+    "ChunkChoice",
+    "CompletionUsage",
+    "FunctionCall",
+    "FunctionDelta",
+    "ToolCallDelta",
+    "Choice",
+]
+
+CHUNK_OBJECT = "chat.completion.chunk"
+
+# -- field readers: return the value or None; raise SchemaError on a wrong JSON type ---------------
+# The path is only formatted when raising, so the common case costs one dict lookup and a type test.
+
+
+def _str(d: dict[str, Any], key: str, path: str) -> str | None:
+    v = d.get(key)
+    if v is None or type(v) is str:
+        return v
+    raise SchemaError(f"{path}.{key}", "a string or null", v)
+
+
+def _int(d: dict[str, Any], key: str, path: str) -> int | None:
+    v = d.get(key)
+    if v is None or type(v) is int:  # bool is an int subclass: rejected on purpose
+        return v
+    raise SchemaError(f"{path}.{key}", "an integer or null", v)
+
+
+def _dict(d: dict[str, Any], key: str, path: str) -> dict[str, Any] | None:
+    v = d.get(key)
+    if v is None or type(v) is dict:
+        return v
+    raise SchemaError(f"{path}.{key}", "an object or null", v)
+
+
+def _list(d: dict[str, Any], key: str, path: str) -> list[Any] | None:
+    v = d.get(key)
+    if v is None or type(v) is list:
+        return v
+    raise SchemaError(f"{path}.{key}", "an array or null", v)
+
+
+def _objects(d: dict[str, Any], key: str, path: str) -> list[dict[str, Any]] | None:
+    """An array whose items must all be objects (logprob entries, ``reasoning_details``, ...)."""
+    v = _list(d, key, path)
+    if v is not None:
+        for i, item in enumerate(v):
+            if type(item) is not dict:
+                raise SchemaError(f"{path}.{key}[{i}]", "an object", item)
+    return v
+
+
+class _Wire:
+    """Mixin for classes built from one wire dict: exact ``to_dict()``, unmodelled ``extra``."""
+
+    __slots__ = ()
+    _KNOWN: ClassVar[frozenset[str]] = frozenset()
+    _raw: dict[str, Any]
+
+    @property
+    def extra(self) -> dict[str, Any]:
+        """The fields of the wire object that this class does not model, by wire name."""
+        return {k: v for k, v in self._raw.items() if k not in self._KNOWN}
+
+    def to_dict(self) -> dict[str, Any]:
+        """A deep copy of the wire object exactly as sent (unknown fields included)."""
+        return copy.deepcopy(self._raw)
+
+
+# -- chunk ------------------------------------------------------------------------------------
+
+
+@attrs.frozen
+class FunctionDelta(_Wire):
+    """A piece of a function call: ``tool_calls[].function`` or the legacy ``function_call``."""
+
+    _KNOWN = frozenset({"name", "arguments"})
+
+    name: str | None
+    arguments: str | None
+    _raw: dict[str, Any] = attrs.field(repr=False)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any], path: str) -> FunctionDelta:
+        """Build from a decoded wire object; raise SchemaError on a wrong field type."""
+        return cls(_str(d, "name", path), _str(d, "arguments", path), d)
+
+
+@attrs.frozen
+class ToolCallDelta(_Wire):
+    """One entry of ``delta.tool_calls``: a piece of the tool call at position ``index``.
+
+    ``index`` is ``None`` when the server left it out (Gemini's compatible endpoint does); the
+    stream then infers it and records a diagnostic.
+    """
+
+    _KNOWN = frozenset({"index", "id", "type", "function"})
+
+    index: int | None
+    id: str | None
+    type: str | None
+    function: FunctionDelta | None
+    _raw: dict[str, Any] = attrs.field(repr=False)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any], path: str) -> ToolCallDelta:
+        """Build from a decoded wire object; raise SchemaError on a wrong field type."""
+        f = _dict(d, "function", path)
+        return cls(
+            _int(d, "index", path),
+            _str(d, "id", path),
+            _str(d, "type", path),
+            None if f is None else FunctionDelta.from_dict(f, path + ".function"),
+            d,
+        )
+
+
+@attrs.frozen
+class ChoiceDelta(_Wire):
+    """``choices[].delta``: what this chunk adds to one choice's message.
+
+    ``reasoning_content`` (DeepSeek, older vLLM), ``reasoning`` (newer vLLM, OpenRouter) and
+    ``reasoning_details`` (OpenRouter) are not in the OpenAI API but are modelled because compatible
+    servers send reasoning text under these names.
+    """
+
+    _KNOWN = frozenset(
+        {
+            "role",
+            "content",
+            "refusal",
+            "tool_calls",
+            "function_call",
+            "reasoning_content",
+            "reasoning",
+            "reasoning_details",
+        }
+    )
+
+    role: str | None
+    content: str | None
+    refusal: str | None
+    tool_calls: list[ToolCallDelta] | None
+    function_call: FunctionDelta | None
+    reasoning_content: str | None
+    reasoning: str | None
+    reasoning_details: list[dict[str, Any]] | None
+    _raw: dict[str, Any] = attrs.field(repr=False)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any], path: str) -> ChoiceDelta:
+        """Build from a decoded wire object; raise SchemaError on a wrong field type."""
+        tcs = _list(d, "tool_calls", path)
+        tool_calls: list[ToolCallDelta] | None = None
+        if tcs is not None:
+            tool_calls = []
+            for i, tc in enumerate(tcs):
+                p = f"{path}.tool_calls[{i}]"
+                if type(tc) is not dict:
+                    raise SchemaError(p, "an object", tc)
+                tool_calls.append(ToolCallDelta.from_dict(tc, p))
+        fc = _dict(d, "function_call", path)
+        return cls(
+            _str(d, "role", path),
+            _str(d, "content", path),
+            _str(d, "refusal", path),
+            tool_calls,
+            None if fc is None else FunctionDelta.from_dict(fc, path + ".function_call"),
+            _str(d, "reasoning_content", path),
+            _str(d, "reasoning", path),
+            _objects(d, "reasoning_details", path),
+            d,
+        )
+
+
+@attrs.frozen
+class ChoiceLogprobs(_Wire):
+    """Log probabilities: ``content`` and ``refusal`` token entries (each a dict as sent)."""
+
+    _KNOWN = frozenset({"content", "refusal"})
+
+    content: list[dict[str, Any]] | None
+    refusal: list[dict[str, Any]] | None
+    _raw: dict[str, Any] = attrs.field(repr=False)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any], path: str) -> ChoiceLogprobs:
+        """Build from a decoded wire object; raise SchemaError on a wrong field type."""
+        return cls(_objects(d, "content", path), _objects(d, "refusal", path), d)
+
+
+@attrs.frozen
+class ChunkChoice(_Wire):
+    """One entry of a chunk's ``choices``.
+
+    ``delta`` is ``None`` for Azure's asynchronous content-filter choices, which carry only
+    ``content_filter_results`` / ``content_filter_offsets`` (kept in ``extra``).
+    """
+
+    _KNOWN = frozenset({"index", "delta", "logprobs", "finish_reason"})
+
+    index: int | None
+    delta: ChoiceDelta | None
+    logprobs: ChoiceLogprobs | None
+    finish_reason: str | None
+    _raw: dict[str, Any] = attrs.field(repr=False)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any], path: str) -> ChunkChoice:
+        """Build from a decoded wire object; raise SchemaError on a wrong field type."""
+        delta = _dict(d, "delta", path)
+        lp = _dict(d, "logprobs", path)
+        return cls(
+            _int(d, "index", path),
+            None if delta is None else ChoiceDelta.from_dict(delta, path + ".delta"),
+            None if lp is None else ChoiceLogprobs.from_dict(lp, path + ".logprobs"),
+            _str(d, "finish_reason", path),
+            d,
+        )
+
+
+@attrs.frozen
+class CompletionUsage(_Wire):
+    """Token usage, sent in the last chunk when ``stream_options.include_usage`` is set."""
+
+    _KNOWN = frozenset(
+        {
+            "prompt_tokens",
+            "completion_tokens",
+            "total_tokens",
+            "prompt_tokens_details",
+            "completion_tokens_details",
+        }
+    )
+
+    prompt_tokens: int | None
+    completion_tokens: int | None
+    total_tokens: int | None
+    prompt_tokens_details: dict[str, Any] | None
+    completion_tokens_details: dict[str, Any] | None
+    _raw: dict[str, Any] = attrs.field(repr=False)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any], path: str) -> CompletionUsage:
+        """Build from a decoded wire object; raise SchemaError on a wrong field type."""
+        return cls(
+            _int(d, "prompt_tokens", path),
+            _int(d, "completion_tokens", path),
+            _int(d, "total_tokens", path),
+            _dict(d, "prompt_tokens_details", path),
+            _dict(d, "completion_tokens_details", path),
+            d,
+        )
+
+
+@attrs.frozen
+class ChatCompletionChunk(_Wire):
+    """One ``chat.completion.chunk`` object, as streamed.
+
+    Every field the server sent is kept: the modelled ones as attributes, the rest in ``extra``
+    (Azure's ``prompt_filter_results``, ``obfuscation``, vendor fields), and ``to_dict()`` returns
+    the wire object unchanged. :meth:`content_snapshot` gives the accumulated content at this chunk.
+    """
+
+    _KNOWN = frozenset(
+        {
+            "id",
+            "object",
+            "created",
+            "model",
+            "choices",
+            "usage",
+            "system_fingerprint",
+            "service_tier",
+        }
+    )
+
+    id: str | None
+    object: str | None
+    created: int | None
+    model: str | None
+    choices: list[ChunkChoice]
+    usage: CompletionUsage | None
+    system_fingerprint: str | None
+    service_tier: str | None
+    _raw: dict[str, Any] = attrs.field(repr=False)
+    # Set by the stream: returns the content of choice ``index`` as it stood right after this chunk.
+    # Excluded from equality so that chunks decoded from the same bytes compare equal.
+    _content_at: Callable[[int], str | None] | None = attrs.field(
+        default=None, eq=False, repr=False
+    )
+
+    @classmethod
+    def from_dict(
+        cls,
+        d: dict[str, Any],
+        content_at: Callable[[int], str | None] | None = None,
+    ) -> ChatCompletionChunk:
+        """Build from a decoded wire object; raise SchemaError (path from the root) if mistyped."""
+        raw_choices = _list(d, "choices", "chunk")
+        choices = []
+        if raw_choices:
+            for i, c in enumerate(raw_choices):
+                p = f"chunk.choices[{i}]"
+                if type(c) is not dict:
+                    raise SchemaError(p, "an object", c)
+                choices.append(ChunkChoice.from_dict(c, p))
+        usage = _dict(d, "usage", "chunk")
+        return cls(
+            _str(d, "id", "chunk"),
+            _str(d, "object", "chunk"),
+            _int(d, "created", "chunk"),
+            _str(d, "model", "chunk"),
+            choices,
+            None if usage is None else CompletionUsage.from_dict(usage, "chunk.usage"),
+            _str(d, "system_fingerprint", "chunk"),
+            _str(d, "service_tier", "chunk"),
+            d,
+            content_at,
+        )
+
+    @property
+    def obfuscation(self) -> str | None:
+        """The ``obfuscation`` padding string, if sent (never accumulated)."""
+        v = self._raw.get("obfuscation")
+        return v if type(v) is str else None
+
+    def content_snapshot(self, index: int = 0) -> str | None:
+        """The content of choice *index* accumulated up to and including this chunk.
+
+        ``None`` when that choice had no content yet. Computed only when called (the stream records
+        nothing per chunk beyond a position), like the SDK's ``content.delta`` ``snapshot``.
+
+        Raises:
+            LocalProtocolError: the chunk was not produced by a :class:`ChatCompletionsStream`.
+        """
+        if self._content_at is None:
+            raise LocalProtocolError("content_snapshot() needs a chunk produced by a stream")
+        return self._content_at(index)
+
+
+@attrs.frozen
+class ChatStreamError:
+    """An error object sent inside a Chat stream: ``data: {"error": {...}}``.
+
+    Also built from the flat shapes some compatible servers send (``{"object": "error", "message":
+    ...}`` as in vLLM, or the data of an ``event: error`` block). ``code`` may be a string or, from
+    some servers, an integer. ``raw`` is the whole decoded data object.
+    """
+
+    message: str | None
+    type: str | None
+    code: str | int | None
+    param: str | None
+    raw: dict[str, Any] = attrs.field(repr=False)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> ChatStreamError:
+        """Build from the data object; raise SchemaError on a wrong field type."""
+        if "error" in d and d["error"] is not None:
+            body = d["error"]
+            path = "error"
+            if type(body) is str:
+                return cls(body, None, None, None, d)
+            if type(body) is not dict:
+                raise SchemaError(path, "an object or a string", body)
+        else:
+            body, path = d, "data"
+        code = body.get("code")
+        if not (code is None or type(code) is str or type(code) is int):
+            raise SchemaError(f"{path}.code", "a string, an integer or null", code)
+        return cls(
+            _str(body, "message", path),
+            _str(body, "type", path),
+            code,
+            _str(body, "param", path),
+            d,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """A deep copy of the data object as sent."""
+        return copy.deepcopy(self.raw)
+
+
+@attrs.frozen
+class ChatUnknownEvent:
+    """A JSON object in a Chat stream that is neither a chunk nor an error (``{"type": "ping"}``).
+
+    Kept, never forced into a chunk. ``event`` is the SSE event type (``"message"`` by default).
+    """
+
+    event: str
+    data: dict[str, Any]
+
+
+# -- accumulated completion (the non-streaming shape) ------------------------------------------
+
+
+@attrs.frozen
+class FunctionCall:
+    """A function name and its (JSON text) arguments, as accumulated."""
+
+    name: str | None
+    arguments: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"name", "arguments"}``; a name never received is ``""``."""
+        return {"name": self.name if self.name is not None else "", "arguments": self.arguments}
+
+
+@attrs.frozen
+class ChatToolCall:
+    """One accumulated tool call of a message (``message.tool_calls[]``).
+
+    ``index`` is the stream position it was accumulated under; it is not part of ``to_dict()``,
+    which has the non-streaming shape ``{id, type, function: {name, arguments}}`` plus any vendor
+    fields the deltas carried (``extra``).
+    """
+
+    index: int
+    id: str | None
+    type: str | None
+    function: FunctionCall
+    extra: dict[str, Any] = attrs.field(factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The non-streaming shape; ``type`` defaults to ``"function"`` when never sent."""
+        out: dict[str, Any] = {
+            "id": self.id,
+            "type": self.type if self.type is not None else "function",
+            "function": self.function.to_dict(),
+        }
+        for k, v in self.extra.items():
+            out.setdefault(k, copy.deepcopy(v))
+        return out
+
+
+@attrs.frozen
+class ChatCompletionMessage:
+    """The accumulated ``message`` of one choice.
+
+    ``content`` and ``refusal`` are ``None`` unless some chunk carried a string for them.
+    ``reasoning_content`` / ``reasoning`` / ``reasoning_details`` hold reasoning under the name the
+    provider used; ``extra`` holds other delta fields (``annotations``, ``audio``, vendor fields).
+    """
+
+    role: str | None
+    content: str | None
+    refusal: str | None
+    tool_calls: list[ChatToolCall]
+    function_call: FunctionCall | None
+    reasoning_content: str | None = None
+    reasoning: str | None = None
+    reasoning_details: list[dict[str, Any]] | None = None
+    extra: dict[str, Any] = attrs.field(factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The non-streaming ``message`` shape.
+
+        Always present, as in the API: ``role`` (``"assistant"`` when never sent), ``content`` and
+        ``refusal`` (``null`` when absent). Present only when seen: ``tool_calls``,
+        ``function_call``, the reasoning fields, and every other field (``annotations``, ``audio``).
+        """
+        out: dict[str, Any] = {
+            "role": self.role if self.role is not None else "assistant",
+            "content": self.content,
+            "refusal": self.refusal,
+        }
+        if self.tool_calls:
+            out["tool_calls"] = [tc.to_dict() for tc in self.tool_calls]
+        if self.function_call is not None:
+            out["function_call"] = self.function_call.to_dict()
+        if self.reasoning_content is not None:
+            out["reasoning_content"] = self.reasoning_content
+        if self.reasoning is not None:
+            out["reasoning"] = self.reasoning
+        if self.reasoning_details is not None:
+            out["reasoning_details"] = copy.deepcopy(self.reasoning_details)
+        for k, v in self.extra.items():
+            out.setdefault(k, copy.deepcopy(v))
+        return out
+
+
+@attrs.frozen
+class Choice:
+    """One accumulated choice: ``index``, ``message``, ``logprobs`` and ``finish_reason``.
+
+    ``logprobs`` is ``None`` unless a chunk carried a logprobs object for this choice; then it is
+    ``{"content": [...] | None, "refusal": [...] | None}`` with the entries of every chunk in order.
+    ``extra`` holds choice-level vendor fields (Azure ``content_filter_results``), last value kept.
+    """
+
+    index: int
+    message: ChatCompletionMessage
+    logprobs: dict[str, Any] | None
+    finish_reason: str | None
+    extra: dict[str, Any] = attrs.field(factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The non-streaming ``choices[]`` shape (``logprobs``, ``finish_reason`` always set)."""
+        out: dict[str, Any] = {
+            "index": self.index,
+            "message": self.message.to_dict(),
+            "logprobs": copy.deepcopy(self.logprobs),
+            "finish_reason": self.finish_reason,
+        }
+        for k, v in self.extra.items():
+            out.setdefault(k, copy.deepcopy(v))
+        return out
+
+
+@attrs.frozen
+class ChatCompletion:
+    """The completion accumulated from the chunks so far, in the API's ``chat.completion`` shape.
+
+    ``id``/``model``/``created`` are the first non-empty values seen (Azure's filter chunk sends
+    empty ones); ``system_fingerprint``, ``service_tier`` and ``usage`` the last non-null ones.
+    ``choices`` are sorted by ``index`` (gaps kept as gaps). ``extra`` holds other top-level fields
+    (``prompt_filter_results`` lists are concatenated; others keep their last non-null value).
+    """
+
+    id: str | None
+    created: int | None
+    model: str | None
+    choices: list[Choice]
+    usage: CompletionUsage | None
+    system_fingerprint: str | None
+    service_tier: str | None
+    extra: dict[str, Any] = attrs.field(factory=dict)
+    object: str = "chat.completion"
+
+    def choice(self, index: int = 0) -> Choice | None:
+        """The choice with this ``index``, or ``None``."""
+        for c in self.choices:
+            if c.index == index:
+                return c
+        return None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The non-streaming ``chat.completion`` object.
+
+        Keys always present: ``id, object, created, model, choices, usage, system_fingerprint,
+        service_tier`` (``null`` when never sent), then the fields in ``extra``.
+        """
+        out: dict[str, Any] = {
+            "id": self.id,
+            "object": self.object,
+            "created": self.created,
+            "model": self.model,
+            "choices": [c.to_dict() for c in self.choices],
+            "usage": None if self.usage is None else self.usage.to_dict(),
+            "system_fingerprint": self.system_fingerprint,
+            "service_tier": self.service_tier,
+        }
+        for k, v in self.extra.items():
+            out.setdefault(k, copy.deepcopy(v))
+        return out
