@@ -477,3 +477,20 @@ def test_real_stream_chunking_independent(path: Path) -> None:
     assert offsets == sorted(offsets)
     for _, _, offset in whole:
         assert body[offset : offset + 5] in (b"event", b"data:", b"id: ", b"data ", b"retry")
+
+
+@pytest.mark.parametrize("path", REAL, ids=[p.stem for p in REAL])
+def test_real_stream_line_endings_do_not_matter(path: Path) -> None:
+    body = path.read_bytes()
+    whole, _ = _events([body], None)
+    expected = [(event, data) for event, data, _ in whole]
+    for ending in (b"\r\n", b"\r"):
+        converted = body.replace(b"\n", ending)
+        for chunking in (
+            [converted],
+            [converted[i : i + 4096] for i in range(0, len(converted), 4096)],
+        ):
+            got, _ = _events(chunking, None)
+            assert [(event, data) for event, data, _ in got] == expected
+            for _, _, offset in got:
+                assert converted[offset : offset + 4] in (b"even", b"data", b"id: ", b"retr")
