@@ -1,0 +1,32 @@
+"""A public test kit: stream builders, recorded streams and a real local streaming server.
+
+Needs ``aiohttp`` (the ``testing`` extra). Never imported by the core package::
+
+    from sansio_responses.testing import Script, StreamBuilder, serve
+
+    body = StreamBuilder().text("Hello world", chunks=3).completed().to_sse()
+    with serve(Script(body, chunk_size=5)) as server:
+        ...  # send requests to server.base_url
+"""
+
+from __future__ import annotations
+
+from ._builder import ChatStreamBuilder, StreamBuilder, encode_sse, split_text
+from ._recordings import recording, recordings
+from ._script import Faults, Script, split_events
+from ._server import ReceivedRequest, ResponsesServer, serve
+
+__all__ = [
+    "ChatStreamBuilder",
+    "Faults",
+    "ReceivedRequest",
+    "ResponsesServer",
+    "Script",
+    "StreamBuilder",
+    "encode_sse",
+    "recording",
+    "recordings",
+    "serve",
+    "split_events",
+    "split_text",
+]
