@@ -434,7 +434,10 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
             ) from None
         if self.error_event is None:
             self.error_event = event
-        self.outcome = "error"
+        # As in ResponsesStream: the first terminal signal decides the outcome (an error object
+        # after [DONE] is still yielded and kept in error_event, and noted as data after [DONE]).
+        if self.outcome is None:
+            self.outcome = "error"
         out.append(event)
 
     def _content_at(self, seq: int, index: int) -> str | None:
