@@ -257,7 +257,10 @@ class SSEDecoder:
         if error is not None:
             self._pending_error = None
             self._broken = str(error)
-            raise error
+            try:
+                raise error
+            finally:
+                del error  # no frame -> traceback -> exception cycle holding buffers
 
     def _fail(self, error: ProtocolError, out: list[Any]) -> list[Any]:
         """Raise *error* now, or after returning *out* if the chunk completed events first."""
@@ -268,7 +271,10 @@ class SSEDecoder:
             self._pending_error = error
             return out
         self._broken = str(error)
-        raise error
+        try:
+            raise error
+        finally:
+            del error  # no frame -> traceback -> exception cycle holding the chunk's lines
 
     def _too_large(self, start: int) -> EventTooLarge:
         return EventTooLarge(
@@ -333,8 +339,12 @@ class SSEDecoder:
         seps: Iterable[int]
         if cr < 0:
             # Common case: LF-only line endings, split at C speed.
+            # Splitting the whole chunk avoids copying it into a slice first.
             last = lf
-            lines = data[i:lf].split(b"\n")
+            lines = data.split(b"\n")
+            lines.pop()  # the tail after the last LF, handled below
+            if i:
+                del lines[0]  # the empty piece before the LF that completed a CRLF
             seps = repeat(1)
         elif lf > cr and (region := data[i : lf + 1]).count(_CR) == region.count(
             b"\r\n"
@@ -358,6 +368,10 @@ class SSEDecoder:
             pos = base + i + len(lines[0]) - 1
             lines[0] = b":"
         elif self._line:
+            # Check before copying the rest of the open line in.
+            if self._block_size + len(self._line) + len(lines[0]) > self._limit:
+                start = self._block_start if self._block_start >= 0 else pos
+                return self._fail(self._too_large(start), [])
             self._line += lines[0]
             lines[0] = bytes(self._line)
             self._line = bytearray()
@@ -394,7 +408,7 @@ class SSEDecoder:
         error: ProtocolError | None = None
         for line, sep in zip(lines, seps, strict=False):
             if line:
-                if line[0] == _COLON:
+                if line[0] == 0x3A:  # ":" (a literal: cheaper than a global lookup)
                     # "If the line starts with a U+003A COLON character (:): Ignore the line."
                     ncomments += 1
                 else:

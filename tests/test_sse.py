@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import random
 import re
+import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sansio_responses._errors import EventTooLarge, LocalProtocolError, ProtocolError
+from sansio_responses._errors import EventTooLarge, LocalProtocolError
 from sansio_responses._sse import DEFAULT_MAX_EVENT_SIZE, ServerSentEvent, SSEDecoder
 
 DATA = Path(__file__).parent / "data"
@@ -313,6 +315,45 @@ def test_huge_line_in_pieces_raises_early_with_bounded_buffer() -> None:
         decoder.close()
 
 
+def _peak_memory_while(action: Callable[[], object]) -> int:
+    tracemalloc.start()
+    try:
+        action()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_huge_line_memory_stays_near_limit() -> None:
+    limit = 4 << 20
+    piece = b"x" * (1 << 20)
+    decoder = SSEDecoder(max_event_size=limit)
+
+    def feed_100_mib_line() -> None:
+        decoder.feed(b"data: ")
+        with pytest.raises(EventTooLarge):
+            for _ in range(100):
+                decoder.feed(piece)
+
+    # bytearray over-allocates by up to 1/8 when growing.
+    assert _peak_memory_while(feed_100_mib_line) < limit + limit // 8 + 2 * len(piece)
+    assert decoder.offset <= limit + len(piece)
+
+
+def test_limit_checked_before_joining_open_line_with_a_terminated_chunk() -> None:
+    limit = 1 << 20
+    decoder = SSEDecoder(max_event_size=limit)
+    decoder.feed(b"data: " + b"x" * (limit - 100 * 1024))
+    chunk = b"y" * (512 * 1024) + b"\n\n"
+
+    def feed_the_line_end() -> None:
+        with pytest.raises(EventTooLarge):
+            decoder.feed(chunk)
+
+    # Only the chunk's own split pieces are allocated: no joined copy of the oversized line.
+    assert _peak_memory_while(feed_the_line_end) < 2 * len(chunk)
+
+
 def test_limit_counts_all_lines_of_the_block() -> None:
     # 9 bytes per line; the limit is reached by the sum over lines, not by any one line.
     decoder = SSEDecoder(max_event_size=30)
@@ -358,27 +399,20 @@ _ALPHABET = [b"data", b"event", b"id", b"retry", b":", b" ", b"\r", b"\n", b"x",
 _ALPHABET += [b"\xef\xbb\xbf", b"\xe2\x82\xac", b"\xff", b"\xe2"]
 
 
-def _outcome(chunks: list[bytes], limit: int | None) -> tuple[Any, ...]:
+def _mixed(chunks: list[bytes], limit: int | None) -> tuple[list[tuple[str, str]], Any]:
+    """Alternate feed() and feed_raw() over *chunks*: one state, so the same events."""
     decoder = SSEDecoder(max_event_size=limit)
-    events: list[ServerSentEvent] = []
-    raws: list[tuple[str, str, int]] = []
-    error = None
+    got: list[tuple[str, str]] = []
     try:
         for n, chunk in enumerate(chunks):
             if n % 2:
-                raws += decoder.feed_raw(chunk)
+                got += [(event, data) for event, data, _ in decoder.feed_raw(chunk)]
             else:
-                events += decoder.feed(chunk)
+                got += [(e.event, e.data) for e in decoder.feed(chunk)]
         decoder.close()
-    except ProtocolError as exc:
-        error = type(exc)
-    return (
-        len(events) + len(raws),
-        error,
-        decoder.last_event_id if error is None else None,
-        decoder.reconnection_time if error is None else None,
-        decoder.discarded,
-    )
+    except EventTooLarge as exc:
+        return got, ("too large", exc.offset)
+    return got, (decoder.last_event_id, decoder.reconnection_time, decoder.discarded)
 
 
 def _events(chunks: list[bytes], limit: int | None) -> tuple[list[tuple[str, str, int]], Any]:
@@ -408,7 +442,8 @@ def test_random_chunking_gives_same_result(body: bytes, cuts: list[int], limit: 
     assert _events(chunks, limit) == _events([body], limit)
     assert _events(_bytewise(body), limit) == _events([body], limit)
     # feed and feed_raw interleaved see one state.
-    assert _outcome(chunks, limit)[:2] == _outcome([body], limit)[:2]
+    whole, state = _events([body], limit)
+    assert _mixed(chunks, limit) == ([(event, data) for event, data, _ in whole], state)
 
 
 def _reference(body: bytes) -> list[tuple[str, str, str]]:
