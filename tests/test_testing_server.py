@@ -626,3 +626,36 @@ def test_serve_shuts_down_cleanly_with_a_stalled_client() -> None:
     while sock.recv(65536):
         pass
     sock.close()
+
+
+def test_script_takes_a_builder_and_validates_faults() -> None:
+    builder = StreamBuilder().text("hi").completed()
+    assert Script(builder).body == builder.to_sse()
+    chat = ChatStreamBuilder().content("hi").finish()
+    assert Script(chat).body == chat.to_sse()
+    with pytest.raises(TypeError, match="bytes"):
+        Script("text")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="not both"):
+        Script(b"", faults=Faults(), chunk_size=3)
+    for bad in ({"chunk_size": 0}, {"disconnect_after_bytes": -1}, {"delay": -1.0}):
+        with pytest.raises(ValueError):
+            Faults(**bad)
+
+
+def test_only_streamed_resumes_use_resume_faults(responses_server: ResponsesServer) -> None:
+    builder = StreamBuilder(background=True).text("abcdef", chunks=3).completed()
+    response_id = responses_server.remember(
+        Script(builder, resumes=[Faults(disconnect_after_events=1)])
+    )
+    response, final, _ = fetch(responses_server, "GET", f"/responses/{response_id}")
+    assert response.status_code == 200
+    assert json.loads(final)["status"] == "completed"
+    _, received, error = fetch(
+        responses_server, "GET", f"/responses/{response_id}?stream=true&starting_after=2"
+    )
+    assert isinstance(error, httpx.RemoteProtocolError)
+    assert json_events(received) == builder.events()[3:4]
+    _, received, error = fetch(
+        responses_server, "GET", f"/responses/{response_id}?stream=true&starting_after=2"
+    )
+    assert error is None and json_events(received) == builder.events()[3:]

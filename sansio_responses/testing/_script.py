@@ -9,6 +9,8 @@ from typing import Any
 
 import attrs
 
+from ._builder import ChatStreamBuilder, StreamBuilder
+
 __all__ = ["Faults", "Script", "split_events"]
 
 _LINE_END = re.compile(rb"\r\n|\r|\n")
@@ -96,17 +98,17 @@ def _data(block: bytes) -> Any:
         return None
 
 
-def _default_resumes() -> tuple[Faults, ...]:
-    return ()
+_Builder = StreamBuilder | ChatStreamBuilder
 
 
 @attrs.frozen(init=False)
 class Script:
     """One scripted answer of :class:`~sansio_responses.testing.ResponsesServer`.
 
-    Build it from the body bytes and the fault keywords of :class:`Faults` (``chunk_size``,
-    ``delay``, ``chunked``, ``disconnect_after_bytes``, ``disconnect_after_events``,
-    ``stall_after_events``, ``stall_seconds``, ``keepalive_every``, ``crlf``, ``content_type``)::
+    Build it from the body bytes (or a builder, sent as its ``to_sse()``) and the fault keywords
+    of :class:`Faults` (``chunk_size``, ``delay``, ``chunked``, ``disconnect_after_bytes``,
+    ``disconnect_after_events``, ``stall_after_events``, ``stall_seconds``, ``keepalive_every``,
+    ``crlf``, ``content_type``)::
 
         Script(recording("responses-simonw-llm-test_responses_basic_streaming.sse"), chunk_size=7)
         Script(StreamBuilder(background=True).text("hi", 2).completed().to_sse(),
@@ -133,7 +135,7 @@ class Script:
 
     def __init__(
         self,
-        body: bytes,
+        body: bytes | _Builder,
         *,
         status: int = 200,
         headers: Mapping[str, str] | None = None,
@@ -142,8 +144,10 @@ class Script:
         faults: Faults | None = None,
         **fault_options: Any,
     ) -> None:
+        if isinstance(body, (StreamBuilder, ChatStreamBuilder)):
+            body = body.to_sse()
         if not isinstance(body, bytes):
-            raise TypeError(f"body must be bytes, got {type(body).__name__}")
+            raise TypeError(f"body must be bytes or a builder, got {type(body).__name__}")
         if faults is not None and fault_options:
             raise TypeError("pass either faults= or fault keywords, not both")
         self.__attrs_init__(

@@ -20,7 +20,10 @@ import attrs
 
 from ._script import Faults, Script, plan
 
-__all__ = ["ReceivedRequest", "ResponsesServer", "serve"]
+__all__ = ["REQUEST_BODY_LIMIT", "ReceivedRequest", "ResponsesServer", "serve"]
+
+REQUEST_BODY_LIMIT = 64 << 20
+"""Largest request body the server accepts (64 MiB); a bigger one gets HTTP 413."""
 
 _SENSITIVE = frozenset({"authorization", "api-key", "x-api-key", "openai-api-key"})
 
@@ -78,7 +81,8 @@ class ResponsesServer:
     Routes (under *prefix*, ``/v1`` by default):
 
     * ``POST /responses`` and ``POST /chat/completions`` answer with the next :meth:`enqueue`-d
-      script, else the :meth:`set_default` one, else a 500 error saying nothing was scripted.
+      script (one queue for both routes), else the :meth:`set_default` one, else a 500 error
+      saying nothing was scripted. A 2xx background script is remembered by its response id.
     * ``GET /responses/{id}?stream=true&starting_after=N`` replays a remembered background stream:
       exactly its events with ``sequence_number > N`` (all of them without ``starting_after``),
       sent with the script's next ``resumes`` faults. An unknown id gets the API's 404 error.
@@ -183,7 +187,7 @@ class ResponsesServer:
         self.stop()
 
     async def _start(self) -> None:
-        app = aiohttp.web.Application()
+        app = aiohttp.web.Application(client_max_size=REQUEST_BODY_LIMIT)
         app.router.add_post(self.prefix + "/responses", self._create)
         app.router.add_post(self.prefix + "/chat/completions", self._create)
         app.router.add_get(self.prefix + "/responses/{response_id}", self._retrieve)
@@ -236,15 +240,19 @@ class ResponsesServer:
     async def _retrieve(self, request: aiohttp.web.Request) -> aiohttp.web.StreamResponse:
         await self._record(request)
         response_id = request.match_info["response_id"]
+        streaming = request.query.get("stream") == "true"
         with self._lock:
             stored = self._stored.get(response_id)
-            faults = (stored.resumes.popleft() if stored.resumes else Faults()) if stored else None
-        if stored is None or faults is None:
+            # Only streamed resumes consume the script's resume faults.
+            faults = Faults()
+            if stored is not None and streaming and stored.resumes:
+                faults = stored.resumes.popleft()
+        if stored is None:
             missing = Script.error(
                 404, f"Response with id '{response_id}' not found.", param="response_id"
             )
             return await self._send(request, 404, missing.headers, missing.body, missing.faults)
-        if request.query.get("stream") != "true":
+        if not streaming:
             last = _last_response(stored.script)
             body = json.dumps(last).encode()
             return await self._send(
