@@ -412,7 +412,12 @@ def _mixed(chunks: list[bytes], limit: int | None) -> tuple[list[tuple[str, str]
         decoder.close()
     except EventTooLarge as exc:
         return got, ("too large", exc.offset)
-    return got, (decoder.last_event_id, decoder.reconnection_time, decoder.discarded)
+    return got, (
+        decoder.last_event_id,
+        decoder.reconnection_time,
+        decoder.discarded,
+        decoder.comments,
+    )
 
 
 def _events(chunks: list[bytes], limit: int | None) -> tuple[list[tuple[str, str, int]], Any]:
@@ -424,7 +429,12 @@ def _events(chunks: list[bytes], limit: int | None) -> tuple[list[tuple[str, str
         decoder.close()
     except EventTooLarge as exc:
         return got, ("too large", exc.offset)
-    return got, (decoder.last_event_id, decoder.reconnection_time, decoder.discarded)
+    return got, (
+        decoder.last_event_id,
+        decoder.reconnection_time,
+        decoder.discarded,
+        decoder.comments,
+    )
 
 
 @settings(max_examples=300, deadline=None)
@@ -446,18 +456,20 @@ def test_random_chunking_gives_same_result(body: bytes, cuts: list[int], limit: 
     assert _mixed(chunks, limit) == ([(event, data) for event, data, _ in whole], state)
 
 
-def _reference(body: bytes) -> list[tuple[str, str, str]]:
+def _reference(body: bytes) -> list[tuple[str, str, str, int | None]]:
     """A direct transcription of WHATWG §9.2.5/§9.2.6 over the whole body, for comparison."""
     if body.startswith(b"\xef\xbb\xbf"):
         body = body[3:]
     text = body.decode("utf-8", "replace")
     lines = re.split("\r\n|\r|\n", text)[:-1]
-    out, data, etype, id_buf = [], "", "", ""
+    out: list[tuple[str, str, str, int | None]] = []
+    data, etype, id_buf, retry = "", "", "", None
     for line in lines:
         if line == "":
             if data:
-                out.append((etype or "message", data[:-1], id_buf))
+                out.append((etype or "message", data[:-1], id_buf, retry))
             data = etype = ""
+            retry = None
         elif line.startswith(":"):
             continue
         else:
@@ -469,6 +481,10 @@ def _reference(body: bytes) -> list[tuple[str, str, str]]:
                 etype = value
             elif name == "id" and "\x00" not in value:
                 id_buf = value
+            elif name == "retry" and re.fullmatch("[0-9]+", value):
+                # Documented policy: more than 10 significant digits is ignored.
+                if len(value.lstrip("0")) <= 10:
+                    retry = int(value)
     return out
 
 
@@ -485,7 +501,7 @@ def test_matches_reference_transcription(body: bytes, seed: int) -> None:
         chunks.append(body[i : i + step])
         i += step
     events, _ = _run(chunks, max_event_size=None)
-    assert [(e.event, e.data, e.id) for e in events] == _reference(body)
+    assert [(e.event, e.data, e.id, e.retry) for e in events] == _reference(body)
 
 
 # -- real recorded streams ---------------------------------------------------------------------
