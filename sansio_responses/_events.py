@@ -118,6 +118,13 @@ _Conv = Callable[[Any, str, str], Any]
 _Setter = Callable[[object, Any], None]
 
 
+def _conv_code(v: Any, path: str, key: str) -> str | int:
+    # Error codes: strings in the API reference; some compatible servers send an HTTP status.
+    if isinstance(v, str) or v.__class__ is int:
+        return v
+    raise SchemaError(key, "string", v)
+
+
 def _conv_list(v: Any, path: str, key: str) -> list[Any]:
     if v.__class__ is list:
         return v
@@ -130,6 +137,7 @@ _CONVERTERS: dict[str, tuple[_Conv | None, str]] = {
     "Any": (None, "any"),
     "str": (_conv_str, "string"),
     "int": (_conv_int, "integer"),
+    "str | int": (_conv_code, "string"),
     "list[Any]": (_conv_list, "array"),
     "dict[str, Any]": (_conv_dict, "object"),
     "Response": (lambda v, p, k: Response.from_dict(v, k), "object"),
@@ -299,7 +307,7 @@ class ResponseErrorEvent(_Event):
     ``error_type`` is its ``type``.
     """
 
-    code: Any
+    code: str | int | None
     message: str | None
     param: str | None
     error: dict[str, Any] | None
@@ -1157,6 +1165,7 @@ ResponseStreamEvent: TypeAlias = (
     | ResponseCompactionCompactingEvent
     | UnknownEvent
 )
+"""What :func:`parse_event` returns: one of the 59 registered classes or :class:`UnknownEvent`."""
 
 _BUILDERS: dict[str, Callable[[dict[str, Any]], Any]] = {
     wire_type: cls._from_wire for wire_type, cls in EVENT_TYPES.items()

@@ -39,6 +39,7 @@ __all__ = [
     "FileCitation",
     "FilePath",
     "ImageGenerationCall",
+    "OUTPUT_ITEM_TYPES",
     "IncompleteDetails",
     "LocalShellCall",
     "LocalShellCallOutput",
@@ -314,6 +315,7 @@ class UnknownAnnotation(_Model):
 Annotation: TypeAlias = (
     FileCitation | URLCitation | ContainerFileCitation | FilePath | UnknownAnnotation
 )
+"""An annotation on output text: one of the four SDK kinds, or :class:`UnknownAnnotation`."""
 
 _ANNOTATION_TYPES: dict[str, type[_Model]] = {
     "file_citation": FileCitation,
@@ -398,6 +400,7 @@ class UnknownContentPart(_Model):
 ContentPart: TypeAlias = (
     ResponseOutputText | ResponseOutputRefusal | ReasoningText | SummaryText | UnknownContentPart
 )
+"""A content part of a message or reasoning item, or :class:`UnknownContentPart`."""
 
 _CONTENT_PART_TYPES: dict[str, type[_Model]] = {
     "output_text": ResponseOutputText,
@@ -841,6 +844,7 @@ OutputItem: TypeAlias = (
     | ResponseCustomToolCallOutputItem
     | UnknownOutputItem
 )
+"""An output item: one of the SDK's 28 item classes, or :class:`UnknownOutputItem`."""
 
 OUTPUT_ITEM_TYPES: dict[str, type[_Model]] = {
     "message": ResponseOutputMessage,
