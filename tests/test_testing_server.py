@@ -36,7 +36,9 @@ from sansio_responses.testing import (
     recording,
     recordings,
     serve,
+    split_events,
 )
+from sansio_responses.testing._script import plan
 
 # The fixture under test, enabled the way users enable it (normally in their conftest.py).
 pytest_plugins = ["sansio_responses.testing.pytest_plugin"]
@@ -659,3 +661,21 @@ def test_only_streamed_resumes_use_resume_faults(responses_server: ResponsesServ
         responses_server, "GET", f"/responses/{response_id}?stream=true&starting_after=2"
     )
     assert error is None and json_events(received) == builder.events()[3:]
+
+
+def test_split_events_handles_every_line_ending() -> None:
+    body = b"data: a\r\n\r\ndata: b\r\rdata: c\n\n\n\nevent: x\r\ndata: d\r\n\r\n: c\n\ndata: e"
+    blocks = split_events(body)
+    assert b"".join(blocks) == body
+    assert blocks == [
+        b"data: a\r\n\r\n",
+        b"data: b\r\r",
+        b"data: c\n\n",
+        b"\n\n",
+        b"event: x\r\ndata: d\r\n\r\n",
+        b": c\n\n",
+        b"data: e",
+    ]
+    # Five of these carry a data field; disconnecting after 4 events cuts right after "d".
+    _, _, cut, _ = plan(body, Faults(disconnect_after_events=4))
+    assert cut == len(body) - len(b": c\n\ndata: e")

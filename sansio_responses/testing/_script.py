@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -14,6 +14,9 @@ from ._builder import ChatStreamBuilder, StreamBuilder
 __all__ = ["Faults", "Script", "split_events"]
 
 _LINE_END = re.compile(rb"\r\n|\r|\n")
+# A line end followed by an empty line. "\r(?!\n)" keeps a CRLF from counting as CR then LF.
+_BLANK_LINE = re.compile(rb"(?:\r\n|\r(?!\n)|\n)(?:\r\n|\r(?!\n)|\n)")
+_DATA_LINE = re.compile(rb"(?:\A|[\r\n])data")
 
 
 @attrs.frozen
@@ -63,30 +66,23 @@ class Faults:
 
 def split_events(body: bytes) -> list[bytes]:
     """Split an event-stream body into blocks, each ending with its blank line (the last block may
-    be unterminated). Blank lines with nothing before them stay with the following block. Lines end
-    with CRLF, LF or CR (WHATWG event-stream grammar)."""
-    blocks: list[bytes] = []
+    be unterminated). Lines end with CRLF, LF or CR (WHATWG event-stream grammar); extra blank lines
+    between events form blocks of their own, which carry no event."""
+    return list(_iter_blocks(body))
+
+
+def _iter_blocks(body: bytes) -> Iterator[bytes]:
     start = 0
-    line_start = 0
-    has_content = False
-    for match in _LINE_END.finditer(body):
-        if match.start() == line_start:  # a blank line
-            if has_content:
-                blocks.append(body[start : match.end()])
-                start = match.end()
-                has_content = False
-        else:
-            has_content = True
-        line_start = match.end()
+    for match in _BLANK_LINE.finditer(body):
+        yield body[start : match.end()]
+        start = match.end()
     if start < len(body):
-        blocks.append(body[start:])
-    return blocks
+        yield body[start:]
 
 
 def _is_event(block: bytes) -> bool:
-    return any(
-        line.startswith(b"data") for line in _LINE_END.split(block) if not line.startswith(b":")
-    )
+    # A line starting with "data" is a data field (a comment line starts with ":").
+    return _DATA_LINE.search(block) is not None
 
 
 def _data(block: bytes) -> Any:
@@ -195,7 +191,7 @@ class Script:
 
     def response_id(self) -> str | None:
         """The response id announced by the first event that carries ``response.id``."""
-        for block in self.blocks():
+        for block in _iter_blocks(self.body):
             data = _data(block)
             if isinstance(data, dict):
                 response = data.get("response")
@@ -207,7 +203,7 @@ class Script:
         """Whether resume GETs may ask for this stream (see the ``background`` attribute)."""
         if self.background is not None:
             return self.background
-        for block in self.blocks():
+        for block in _iter_blocks(self.body):
             data = _data(block)
             if isinstance(data, dict) and isinstance(data.get("response"), dict):
                 return data["response"].get("background") is True
