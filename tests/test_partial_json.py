@@ -487,3 +487,21 @@ def test_constructor_validates_bounds() -> None:
         PartialJSON(max_depth=0)
     with pytest.raises(ValueError):
         PartialJSON(max_size=-1)
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(mutated(), st.lists(st.integers(min_value=0, max_value=10_000), max_size=10))
+def test_error_same_whatever_the_split(text: str, cuts: list[int]) -> None:
+    whole = PartialJSON()
+    whole.feed(text)
+    split = feed_all(split_at(text, cuts))
+    if whole.error is None:
+        assert split.error is None
+        assert split.value == whole.value
+    else:
+        assert split.error is not None
+        assert (split.error.position, split.error.message) == (
+            whole.error.position,
+            whole.error.message,
+        )
+        assert split.value == whole.value
