@@ -679,3 +679,17 @@ def test_split_events_handles_every_line_ending() -> None:
     # Five of these carry a data field; disconnecting after 4 events cuts right after "d".
     _, _, cut, _ = plan(body, Faults(disconnect_after_events=4))
     assert cut == len(body) - len(b": c\n\ndata: e")
+
+
+def test_a_resume_attempt_can_answer_an_http_error(responses_server: ResponsesServer) -> None:
+    builder = StreamBuilder(background=True).text("abcdef", chunks=3).completed()
+    overloaded = Script.error(503, "The server is overloaded.", type="server_error", retry_after=0)
+    response_id = responses_server.remember(Script(builder, resumes=[overloaded]))
+    target = f"/responses/{response_id}?stream=true&starting_after=4"
+    response, received, _ = fetch(responses_server, "GET", target)
+    exc = response_error(response.status_code, response.headers.multi_items(), received)
+    assert exc is not None and exc.status_code == 503 and exc.should_retry
+    assert exc.retry_after == 0.0
+    response, received, error = fetch(responses_server, "GET", target)
+    assert error is None and response.status_code == 200
+    assert json_events(received) == builder.events()[5:]

@@ -118,7 +118,9 @@ class Script:
         faults: how to send *body* on the first request.
         background: remember this stream for resume GETs; ``None`` decides from the body (the
             ``response.created`` event's ``response.background``).
-        resumes: faults for successive resume GETs of this response; once they are used up, resumes
+        resumes: one entry per successive resume GET of this response: :class:`Faults` to send the
+            remaining events with, or a :class:`Script` to answer instead (for example
+            ``Script.error(503, "overloaded")``); once they are used up, resumes
             are sent cleanly.
     """
 
@@ -127,7 +129,7 @@ class Script:
     headers: tuple[tuple[str, str], ...]
     faults: Faults
     background: bool | None
-    resumes: tuple[Faults, ...]
+    resumes: tuple[Faults | Script, ...]
 
     def __init__(
         self,
@@ -136,7 +138,7 @@ class Script:
         status: int = 200,
         headers: Mapping[str, str] | None = None,
         background: bool | None = None,
-        resumes: Sequence[Faults] = (),
+        resumes: Sequence[Faults | Script] = (),
         faults: Faults | None = None,
         **fault_options: Any,
     ) -> None:

@@ -72,7 +72,7 @@ class ReceivedRequest:
 @attrs.define
 class _Stored:
     script: Script
-    resumes: deque[Faults]
+    resumes: deque[Faults | Script]
 
 
 class ResponsesServer:
@@ -85,7 +85,8 @@ class ResponsesServer:
       saying nothing was scripted. A 2xx background script is remembered by its response id.
     * ``GET /responses/{id}?stream=true&starting_after=N`` replays a remembered background stream:
       exactly its events with ``sequence_number > N`` (all of them without ``starting_after``),
-      sent with the script's next ``resumes`` faults. An unknown id gets the API's 404 error.
+      sent with the script's next ``resumes`` entry (faults, or a whole :class:`Script` such as
+      ``Script.error(503, ...)`` answered instead). An unknown id gets the API's 404 error.
       Without ``stream=true`` it answers the last response object of the stream as JSON.
 
     Every request is recorded in :attr:`requests`; every answer carries an ``x-request-id``.
@@ -244,9 +245,9 @@ class ResponsesServer:
         with self._lock:
             stored = self._stored.get(response_id)
             # Only streamed resumes consume the script's resume faults.
-            faults = Faults()
+            plan_: Faults | Script = Faults()
             if stored is not None and streaming and stored.resumes:
-                faults = stored.resumes.popleft()
+                plan_ = stored.resumes.popleft()
         if stored is None:
             missing = Script.error(
                 404, f"Response with id '{response_id}' not found.", param="response_id"
@@ -258,6 +259,8 @@ class ResponsesServer:
             return await self._send(
                 request, 200, (), body, Faults(content_type="application/json", chunked=False)
             )
+        if isinstance(plan_, Script):  # a scripted answer for this attempt, e.g. an HTTP error
+            return await self._send(request, plan_.status, plan_.headers, plan_.body, plan_.faults)
         raw = request.query.get("starting_after")
         try:
             starting_after = int(raw) if raw is not None else None
@@ -265,7 +268,7 @@ class ResponsesServer:
             bad = Script.error(400, f"Invalid 'starting_after': {raw!r}.", param="starting_after")
             return await self._send(request, 400, bad.headers, bad.body, bad.faults)
         body = stored.script.events_after(starting_after)
-        return await self._send(request, 200, stored.script.headers, body, faults)
+        return await self._send(request, 200, stored.script.headers, body, plan_)
 
     async def _send(
         self,
