@@ -165,7 +165,9 @@ class Accumulator:
         }
         for item_type, names in statuses.items():
             for name in names:
-                self._handlers[f"response.{item_type}.{name}"] = self._status_setter(item_type, name)
+                self._handlers[f"response.{item_type}.{name}"] = self._status_setter(
+                    item_type, name
+                )
 
     # -- entry point -------------------------------------------------------------------------
 
@@ -201,12 +203,23 @@ class Accumulator:
         """The item an event refers to (by output_index, checked against item_id), created if absent."""
         index = event.get("output_index")
         item_id = event.get("item_id")
-        item: dict[str, Any] | None = None
+        at_index: dict[str, Any] | None = None
         if type(index) is int and 0 <= index < len(self.items):
-            item = self.items[index]
-            if item is not None and item_id is not None and item.get("id", item_id) != item_id:
-                item = None
-        if item is None and type(item_id) is str:
+            at_index = self.items[index]
+        item = at_index
+        if item is not None and item_id is not None and item.get("id", item_id) != item_id:
+            # The id disagrees with the item at output_index: trust a known id first, then the
+            # index (proxies that rewrite ids per event, e.g. Copilot's, keep the index right).
+            known = self._by_id.get(item_id) if type(item_id) is str else None
+            if known is not None:
+                item = known
+            else:
+                self._note(
+                    "item-id-mismatch",
+                    f"{event.get('type')} names item {item_id!r} but output_index {index} holds "
+                    f"{item.get('id')!r}; applied by output_index",
+                )
+        elif item is None and type(item_id) is str:
             item = self._by_id.get(item_id)
         if item is None:
             self._note(
@@ -232,7 +245,8 @@ class Accumulator:
         part = parts[index]
         if type(part) is not dict:
             part = parts[index] = factory()
-        return part
+        result: dict[str, Any] = part
+        return result
 
     # -- lifecycle and items -----------------------------------------------------------------
 
@@ -452,11 +466,12 @@ class Accumulator:
         return commands
 
     def _command_slot(self, commands: list[Any], index: Any) -> int:
+        slot: int = index
         if type(index) is not int or index < 0 or index > len(commands) + _MAX_INDEX_JUMP:
-            index = len(commands)
-        while len(commands) <= index:
+            slot = len(commands)
+        while len(commands) <= slot:
             commands.append("")
-        return index
+        return slot
 
     def _shell_command_added(self, event: dict[str, Any]) -> None:
         commands = self._shell_commands(event)

@@ -103,4 +103,6 @@ class SchemaError(ValueError):
         self.path = path
         self.expected = expected
         self.got = got
-        super().__init__(f"field {path!r}: expected {expected}, got {type(got).__name__} {got!r:.60}")
+        super().__init__(
+            f"field {path!r}: expected {expected}, got {type(got).__name__} {got!r:.60}"
+        )

@@ -69,7 +69,9 @@ def print_state_table() -> str:
     header = ("state", "input", "next", "outcome")
     rows = (header, *STATE_TABLE)
     widths = [max(len(r[i]) for r in rows) for i in range(4)]
-    return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows)
+    return "\n".join(
+        "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows
+    )
 
 
 class _Sequence:
@@ -190,7 +192,9 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
     def resumable(self) -> bool:
         """True when a resume request can continue this stream: background mode, an id known,
         and no terminal event yet."""
-        return self.background and self.response_id is not None and self.outcome in (None, "truncated")
+        return (
+            self.background and self.response_id is not None and self.outcome in (None, "truncated")
+        )
 
     def snapshot(self) -> Response | None:
         """The response as the events so far describe it (``None`` before any event).
@@ -222,7 +226,9 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
         ``resume_request(stream.response_id, starting_after=stream.last_sequence_number)``.
         """
         if self.outcome in ("completed", "incomplete", "failed"):
-            raise LocalProtocolError(f"cannot reconnect: the response already ended ({self.outcome})")
+            raise LocalProtocolError(
+                f"cannot reconnect: the response already ended ({self.outcome})"
+            )
         self._reset_decoder()
         self._error = None
         self._resuming = True
@@ -353,17 +359,20 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
     def _complete_terminal(self, response: Response) -> Response:
         """The server's terminal response; output filled from the deltas if the server left it out."""
         accumulated = self._acc.output()
-        if response.output or not accumulated:
+        server_items = len(response.output or ())
+        if server_items >= len(accumulated):
             return response
-        # Compatible servers (OpenRouter, Copilot proxies) send terminal responses without output
-        # items; the official SDK 3.57 rebuilds them from the items it saw, and so do we.
+        # Compatible servers send terminal responses without some or all output items (OpenRouter,
+        # Copilot proxies, the Codex backend); the official SDK 3.57 rebuilds a missing output from
+        # the items it saw. We keep the server's items and append the streamed ones it left out.
         self._note(
             "terminal-output-missing-items",
-            "the terminal response has no output items; filled in from the streamed items",
+            f"the terminal response has {server_items} output item(s) but "
+            f"{len(accumulated)} were streamed; the missing ones were filled in from the stream",
             sequence_number=self._current_seq,
         )
         wire = response.to_dict()
-        wire["output"] = accumulated
+        wire["output"] = [*(wire.get("output") or []), *accumulated[server_items:]]
         return Response.from_dict(wire)
 
     def _note_from_accumulator(self, code: str, message: str) -> None:
@@ -413,4 +422,3 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
         self.diagnostic_counts = dict(previous.diagnostic_counts)
         self._events_applied = previous._events_applied
         self._resuming = True
-
