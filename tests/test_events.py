@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sansio_responses._errors import SchemaError
 from sansio_responses._events import (
@@ -742,3 +744,50 @@ def test_to_dict_is_a_fresh_copy() -> None:
     out = event.to_dict()
     out["response"]["id"] = "other"
     assert event.to_dict() == full_event("response.completed")
+
+
+# --- garbage in: only events or SchemaError ----------------------------------------------------------
+
+json_scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text()
+json_values = st.recursive(
+    json_scalars,
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+ALL_FIELD_NAMES = sorted(
+    {"type", "sequence_number", "code", "message", "param", "error"}
+    | {name for _, fields in SDK_EVENTS.values() for name in fields}
+)
+
+
+@st.composite
+def mutated_events(draw: st.DrawFn) -> dict[str, Any]:
+    """A valid event of a random registered type with random fields replaced by random JSON."""
+    wire_type = draw(st.sampled_from(sorted(SDK_EVENTS)))
+    data: dict[str, Any] = (
+        full_event(wire_type) if wire_type != "error" else {"type": "error", "message": "m"}
+    )
+    for name in draw(st.lists(st.sampled_from(ALL_FIELD_NAMES), max_size=4)):
+        if draw(st.booleans()):
+            data[name] = draw(json_values)
+        else:
+            data.pop(name, None)
+    return data
+
+
+@settings(max_examples=400, deadline=None)
+@given(mutated_events())
+def test_mutated_events_give_an_event_or_schema_error(data: dict[str, Any]) -> None:
+    original = copy_json(data)
+    try:
+        event = parse_event(data)
+    except SchemaError as exc:
+        assert exc.path  # says where
+        return
+    assert event.to_dict() == original
+    if event.type in EVENT_TYPES:
+        assert type(event) is EVENT_TYPES[event.type]
+    else:
+        assert type(event) is UnknownEvent

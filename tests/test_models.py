@@ -9,6 +9,8 @@ from types import MappingProxyType
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sansio_responses._errors import SchemaError
 from sansio_responses._models import (
@@ -392,3 +394,53 @@ def test_models_are_frozen_and_compare_by_fields() -> None:
     assert a != Response.from_dict({"id": "r", "status": "failed"})
     with pytest.raises(AttributeError):
         a.id = "x"  # type: ignore[misc]
+
+
+json_scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text()
+json_values = st.recursive(
+    json_scalars,
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+ITEM_TYPES = sorted(OUTPUT_ITEM_TYPES)
+FIELD_NAMES = ["type", "id", "status", "text", "content", "annotations", "summary", "arguments"]
+
+
+@st.composite
+def garbage_responses(draw: st.DrawFn) -> dict[str, Any]:
+    """Response-shaped dicts whose fields (top level, items, parts) hold random JSON values."""
+    items = []
+    for _ in range(draw(st.integers(0, 3))):
+        item: dict[str, Any] = {"type": draw(st.sampled_from(ITEM_TYPES))}
+        if draw(st.booleans()):
+            part = {"type": draw(st.sampled_from(["output_text", "refusal", "x"]))}
+            part.update(draw(st.dictionaries(st.sampled_from(FIELD_NAMES), json_values)))
+            item["content"] = [part]
+        item.update(draw(st.dictionaries(st.sampled_from(FIELD_NAMES), json_values, max_size=3)))
+        items.append(item)
+    wire: dict[str, Any] = {"id": "r", "output": items}
+    wire.update(
+        draw(
+            st.dictionaries(
+                st.sampled_from(["status", "usage", "error", "created_at", "tools", "output"]),
+                json_values,
+                max_size=2,
+            )
+        )
+    )
+    return wire
+
+
+@settings(max_examples=300, deadline=None)
+@given(garbage_responses())
+def test_garbage_gives_a_model_or_schema_error(wire: dict[str, Any]) -> None:
+    original = copy_json(wire)
+    try:
+        response = Response.from_dict(wire)
+    except SchemaError as exc:
+        assert exc.path
+        return
+    assert response.to_dict() == original
+    assert isinstance(response.output_text, str)
