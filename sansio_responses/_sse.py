@@ -42,6 +42,9 @@ _LINE_END = re.compile(rb"(\r\n|\r|\n)")
 # A retry value is "only ASCII digits"; CPython refuses int() on > 4300 digits, and anything past
 # 10 significant digits (~115 days in milliseconds) is not a meaningful reconnection time: ignored.
 _MAX_RETRY_DIGITS = 10
+# Every this many bytes of one event, join its data values gathered so far into one bytearray:
+# many tiny `data:` lines would otherwise cost a Python object each (~40 bytes per 8-byte line).
+_COMPACT_EVERY = 64 * 1024
 # Event types are few and repeated: cache their decoded (and thus shared) strings, bounded.
 _TYPE_CACHE_SIZE = 256
 
@@ -63,6 +66,17 @@ class ServerSentEvent:
     data: str = ""
     id: str = ""
     retry: int | None = None
+
+
+def _compact(parts: list[bytes | bytearray]) -> list[bytes | bytearray]:
+    """Join the data values *parts* into one bytearray (amortised linear: earlier ones stay)."""
+    if len(parts) < 2:
+        return parts
+    head = parts[0]
+    joined = head if type(head) is bytearray else bytearray(head)
+    joined += b"\n"
+    joined += b"\n".join(parts[1:])
+    return [joined]
 
 
 def _parse_retry(value: bytes) -> int | None:
@@ -117,8 +131,10 @@ class SSEDecoder:
         "_block_size",
         "_block_start",
         "_broken",
+        "_check_at",
         "_data",
         "_etype",
+        "_first_check",
         "_head",
         "_id_buf",
         "_in_comment",
@@ -153,11 +169,13 @@ class SSEDecoder:
         # Bytes at offset 0 that may still turn out to be the BOM; None once decided.
         self._head: bytes | None = b""
         # The current block: data values, event type buffer, retry, size, start offset (-1: none).
-        self._data: list[bytes] = []
+        self._data: list[bytes | bytearray] = []
         self._etype = b""
         self._block_retry: int | None = None
         self._block_size = 0
         self._block_start = -1
+        # Block size at which the data values are next compacted or the limit checked.
+        self._first_check = self._check_at = min(self._limit, _COMPACT_EVERY)
         self._id_buf = ""
         self._types: dict[bytes, str] = {}
         self._pending_error: ProtocolError | None = None
@@ -403,6 +421,7 @@ class SSEDecoder:
         start = self._block_start
         id_buf = self._id_buf
         limit = self._limit
+        check = self._check_at
         types = self._types
         ncomments = 0
         error: ProtocolError | None = None
@@ -415,9 +434,12 @@ class SSEDecoder:
                     if start < 0:
                         start = pos
                     size += len(line)
-                    if size > limit:
-                        error = self._too_large(start)
-                        break
+                    if size > check:
+                        if size > limit:
+                            error = self._too_large(start)
+                            break
+                        parts = _compact(parts)
+                        check = min(limit, size + _COMPACT_EVERY)
                     # Field name up to the first colon (literal comparison, no case folding);
                     # one leading U+0020 removed from the value; no colon: empty value.
                     name, _, value = line.partition(b":")
@@ -460,12 +482,14 @@ class SSEDecoder:
                 etype = b""
                 retry = None
                 size = 0
+                check = self._first_check
                 start = -1
             pos += len(line) + sep
         self._data = parts
         self._etype = etype
         self._block_retry = retry
         self._block_size = size
+        self._check_at = check
         self._block_start = start
         self._id_buf = id_buf
         self.comments += ncomments

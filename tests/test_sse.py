@@ -354,6 +354,34 @@ def test_limit_checked_before_joining_open_line_with_a_terminated_chunk() -> Non
     assert _peak_memory_while(feed_the_line_end) < 2 * len(chunk)
 
 
+def test_many_small_data_lines_memory_stays_near_limit() -> None:
+    limit = 1 << 20
+    chunk = b"data: xy\n" * 2048  # 18 KiB
+    decoder = SSEDecoder(max_event_size=limit)
+
+    def feed_until_too_large() -> None:
+        with pytest.raises(EventTooLarge):
+            for _ in range(1000):
+                decoder.feed(chunk)
+
+    # Without compaction the ~117k values would cost ~40 bytes each (about 4.5 MiB).
+    assert _peak_memory_while(feed_until_too_large) < 2 * limit
+
+
+def test_event_of_many_small_data_lines_is_joined_correctly() -> None:
+    values = [f"v{n}" for n in range(60_000)]
+    body = "".join(f"data: {v}\n" for v in values).encode() + b"\n"
+    rng = random.Random(7)
+    chunks, i = [], 0
+    while i < len(body):
+        step = rng.randint(1, 50_000)
+        chunks.append(body[i : i + step])
+        i += step
+    for chunking in ([body], chunks):
+        events, _ = _run(chunking)
+        assert events == [ServerSentEvent(data="\n".join(values))]
+
+
 def test_limit_counts_all_lines_of_the_block() -> None:
     # 9 bytes per line; the limit is reached by the sum over lines, not by any one line.
     decoder = SSEDecoder(max_event_size=30)
