@@ -91,6 +91,9 @@ _M = TypeVar("_M", bound="_Model")
 # Arguments: the value, the path of the enclosing object, the key.
 _Conv = Callable[[Any, str, str], Any]
 
+# Writes one slot of a frozen slotted instance (a member descriptor's __set__).
+_Setter = Callable[[object, Any], None]
+
 _CONTAINERS = (dict, list)
 
 
@@ -191,7 +194,7 @@ def _model(cls: type[_M]) -> type[_M]:
 
     Runs once per class at import; an annotation without a converter is a programming error.
     """
-    spec: list[tuple[str, _Conv | None, bool]] = []
+    spec: list[tuple[str, _Conv | None, bool, _Setter]] = []
     for field in attrs.fields(cls):
         if field.name.startswith("_"):
             continue
@@ -199,9 +202,10 @@ def _model(cls: type[_M]) -> type[_M]:
         if annotation not in _CONVERTERS:
             raise TypeError(f"{cls.__name__}.{field.name}: no converter for {annotation!r}")
         # A non-Optional annotation (only the discriminating ``type``) must be present.
-        spec.append((field.name, _CONVERTERS[annotation], annotation == "str"))
+        setter = getattr(cls, field.name).__set__
+        spec.append((field.name, _CONVERTERS[annotation], annotation == "str", setter))
     cls._SPEC = tuple(spec)
-    cls._FIELDS = frozenset(name for name, _, _ in spec)
+    cls._FIELDS = frozenset(name for name, *_ in spec)
     return cls
 
 
@@ -209,7 +213,7 @@ def _model(cls: type[_M]) -> type[_M]:
 class _Model:
     """Base of every model: keeps the wire dict; provides from_dict, to_dict and extra."""
 
-    _SPEC: ClassVar[tuple[tuple[str, _Conv | None, bool], ...]] = ()
+    _SPEC: ClassVar[tuple[tuple[str, _Conv | None, bool, _Setter], ...]] = ()
     _FIELDS: ClassVar[frozenset[str]] = frozenset()
 
     _raw: dict[str, Any] = attrs.field(eq=False, repr=False)
@@ -227,17 +231,20 @@ class _Model:
             if not isinstance(d, Mapping):
                 raise SchemaError(path or "(root)", "object", d)
             d = dict(d)
-        kwargs: dict[str, Any] = {"raw": d}
+        # Slots are written through their descriptors rather than attrs' __init__ (one bound
+        # object.__setattr__ call per field): a third faster, same object.
+        self = object.__new__(cls)
+        _set_raw(self, d)
         get = d.get
-        for name, conv, required in cls._SPEC:
+        for name, conv, required, setter in cls._SPEC:
             value = get(name)
             if value is None:
                 if required:
                     raise SchemaError(_join(path, name), "string", value)
             elif conv is not None:
                 value = conv(value, path, name)
-            kwargs[name] = value
-        return cls(**kwargs)
+            setter(self, value)
+        return self
 
     def to_dict(self) -> dict[str, Any]:
         """The wire dict this model was built from, as a fresh deep copy (unknown fields kept)."""
@@ -248,6 +255,9 @@ class _Model:
         """The wire fields this class does not declare (new API fields, provider extensions)."""
         fields = self._FIELDS
         return {k: copy_json(v) for k, v in self._raw.items() if k not in fields}
+
+
+_set_raw: _Setter = _Model._raw.__set__  # type: ignore[attr-defined]
 
 
 # --- annotations ----------------------------------------------------------------------------------
