@@ -105,12 +105,15 @@ class SSEDecoder:
             line of its block (field names included, line endings excluded), the open unterminated
             line included. Comment lines are never buffered and do not count. ``None`` means
             unlimited. Exceeding it raises :class:`~sansio_responses.EventTooLarge` as soon as a
-            chunk would take the event past the limit, before that chunk is copied in.
+            chunk would take the event past the limit, before that chunk is copied in. The memory
+            held for one event thus stays near the limit (the data values of many small lines are
+            joined every 64 KiB), plus, transiently, the lines of the chunk being processed.
 
     Attributes:
         last_event_id: the last event ID string (set from the ID buffer on every blank line, even
             when no event is dispatched; WHATWG §9.2.6).
-        reconnection_time: the last valid ``retry`` value seen anywhere in the stream, or ``None``.
+        reconnection_time: the last valid ``retry`` value seen anywhere in the stream, or ``None``
+            (values of more than 10 significant digits are ignored, as if invalid).
         offset: total bytes fed so far.
         comments: number of complete comment lines seen so far (servers send them as keep-alives).
         discarded: after :meth:`close`, the event the spec discarded because the body ended before

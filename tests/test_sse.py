@@ -410,6 +410,16 @@ def test_limit_error_after_completed_events_is_raised_next_call() -> None:
         decoder.feed(b"")
 
 
+def test_limit_error_pending_at_close_is_raised_by_close() -> None:
+    decoder = SSEDecoder(max_event_size=10)
+    assert decoder.feed(b"data: a\n\ndata: 0123456789\n") == [ServerSentEvent(data="a")]
+    with pytest.raises(EventTooLarge) as info:
+        decoder.close()
+    assert (info.value.limit, info.value.offset) == (10, 9)
+    with pytest.raises(LocalProtocolError, match="failed"):
+        decoder.close()
+
+
 def test_unlimited() -> None:
     big = b"x" * (3 * 1024 * 1024)
     events, _ = _run([b"data: ", big, b"\n\n"], max_event_size=None)
