@@ -157,8 +157,12 @@ def _event(wire_type: str) -> Callable[[type[_E]], type[_E]]:
     """
 
     def register(cls: type[_E]) -> type[_E]:
-        spec: list[tuple[str, _Conv | None, str, bool]] = []
+        spec: list[tuple[str, _Conv | None, str, bool, _Setter]] = []
+        lazy: list[_Setter] = []
         for field in attrs.fields(cls):
+            if not field.init:
+                lazy.append(getattr(cls, field.name).__set__)
+                continue
             if field.name.startswith("_") or field.name in ("type", "sequence_number"):
                 continue
             annotation = field.type if isinstance(field.type, str) else repr(field.type)
@@ -167,9 +171,12 @@ def _event(wire_type: str) -> Callable[[type[_E]], type[_E]]:
             if base not in _CONVERTERS:
                 raise TypeError(f"{cls.__name__}.{field.name}: no converter for {annotation!r}")
             conv, expected = _CONVERTERS[base]
-            spec.append((field.name, conv, expected, not optional))
+            spec.append(
+                (field.name, conv, expected, not optional, getattr(cls, field.name).__set__)
+            )
         cls._TYPE = wire_type
         cls._SPEC = tuple(spec)
+        cls._LAZY = tuple(lazy)
         cls._FIELDS = frozenset(["type", "sequence_number", *(name for name, *_ in spec)])
         if wire_type in EVENT_TYPES:
             raise TypeError(f"{wire_type!r} registered twice")
@@ -202,17 +209,24 @@ def _build(cls: type[_E], d: dict[str, Any]) -> _E:
     The hot-path constructors fall back to it when their fast check fails, so that the error names
     the offending field exactly as here.
     """
-    kwargs: dict[str, Any] = {"type": d["type"], "sequence_number": _sequence_number(d), "data": d}
+    # Slots are written through their descriptors, as in the hot-path constructors.
+    self = object.__new__(cls)
+    s_type, s_seq, s_data = _BASE
+    s_type(self, d["type"])
+    s_seq(self, _sequence_number(d))
+    s_data(self, d)
     get = d.get
-    for name, conv, expected, required in cls._SPEC:
+    for name, conv, expected, required, setter in cls._SPEC:
         value = get(name)
         if value is None:
             if required:
                 raise SchemaError(name, expected, value)
         elif conv is not None:
             value = conv(value, "", name)
-        kwargs[name] = value
-    return cls(**kwargs)
+        setter(self, value)
+    for setter in cls._LAZY:
+        setter(self, None)
+    return self
 
 
 @attrs.frozen
@@ -220,7 +234,8 @@ class _Event:
     """Base of the registered event classes: ``type``, ``sequence_number`` and the wire dict."""
 
     _TYPE: ClassVar[str] = ""
-    _SPEC: ClassVar[tuple[tuple[str, _Conv | None, str, bool], ...]] = ()
+    _SPEC: ClassVar[tuple[tuple[str, _Conv | None, str, bool, _Setter], ...]] = ()
+    _LAZY: ClassVar[tuple[_Setter, ...]] = ()
     _FIELDS: ClassVar[frozenset[str]] = frozenset()
 
     type: str
@@ -243,6 +258,9 @@ class _Event:
         return {k: copy_json(v) for k, v in self._data.items() if k not in fields}
 
 
+_BASE = _setters(_Event, "type", "sequence_number", "_data")
+
+
 class _Snapshot:
     """Mixin: the ``snapshot`` property of the delta events (filled lazily by the stream)."""
 
@@ -253,7 +271,7 @@ class _Snapshot:
     def snapshot(self) -> str | None:
         """The accumulated text of this event's part after this delta, or ``None`` if not tracked.
 
-        Computed on first read from the stream's accumulator; costs nothing when not read.
+        Computed from the stream's accumulator when read; costs nothing when not read.
         """
         fn = self._snapshot_fn
         return None if fn is None else fn()
