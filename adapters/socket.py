@@ -1,0 +1,139 @@
+"""Blocking adapter on plain sockets: ``socket`` + ``ssl``, HTTP/1.1 by h11.
+
+with open_stream(request) as events:
+    for event in events:
+        ...
+    events.stream.snapshot()
+"""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import ssl
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from sansio_responses._requests import Request
+from sansio_responses._transport import (
+    DEFAULT_CONNECT_TIMEOUT,
+    DEFAULT_IDLE_TIMEOUT,
+    DEFAULT_MAX_RESUME_ATTEMPTS,
+    READ_SIZE,
+    ConnectError,
+    ConnectionDropped,
+    ConnectTimeout,
+    Exchange,
+    IdleTimeout,
+    TransportError,
+)
+
+from ._h11 import H11Exchange, default_ssl_context
+
+__all__ = ["EventStream", "open_stream"]
+
+
+class EventStream:
+    """The events of one stream, read from a socket as the consumer iterates.
+
+    Attributes:
+        stream: the core stream (``snapshot()``, ``outcome``, ``diagnostics``).
+    """
+
+    def __init__(self, x: Exchange, connect_timeout: float | None, idle_timeout: float | None,
+                 ssl_context: ssl.SSLContext | None) -> None:  # fmt: skip
+        self._x, self.stream = x, x.stream
+        self._timeouts = connect_timeout, idle_timeout
+        self._ssl = ssl_context
+        self._sock: socket.socket | None = None
+        self._h: H11Exchange | None = None
+
+    status_code = property(lambda self: self._x.status_code, doc="Status of the latest response.")
+    headers = property(lambda self: self._x.headers, doc="Lower-case headers of the latest head.")
+    resumes = property(lambda self: self._x.resumes, doc="How many resume requests were sent.")
+
+    def __iter__(self) -> Iterator[Any]:
+        return self
+
+    def __next__(self) -> Any:
+        while (event := self._x.pop()) is None:
+            if self._x.state == "finished":
+                self.close()
+                raise StopIteration
+            self._step()
+        return event
+
+    def _step(self) -> None:
+        if self._x.state == "connect":
+            self.close()
+            self._connect(self._x.begin())
+        assert self._sock is not None and self._h is not None
+        try:
+            data = self._sock.recv(READ_SIZE)
+        except TimeoutError:
+            failure: TransportError = IdleTimeout(
+                f"no bytes from {self._where} for {self._timeouts[1]} s", timeout=self._timeouts[1]
+            )
+        except OSError as exc:
+            failure = ConnectionDropped(f"connection to {self._where} failed: {exc}")
+        else:
+            self._h.receive(data)
+            return
+        self.close()
+        self._x.on_error(failure)
+
+    def _connect(self, request: Request) -> None:
+        self._where = f"{request.host}:{request.port}"
+        try:
+            try:
+                sock = socket.create_connection((request.host, request.port), self._timeouts[0])
+                if request.scheme == "https":
+                    context = self._ssl or default_ssl_context()
+                    sock = context.wrap_socket(sock, server_hostname=request.host)
+                sock.settimeout(self._timeouts[1])
+                self._sock, self._h = sock, H11Exchange(self._x, request)
+                sock.sendall(self._h.request_bytes)
+            except TimeoutError:
+                raise ConnectTimeout(
+                    f"no connection to {self._where} within {self._timeouts[0]} s"
+                ) from None
+            except OSError as exc:
+                raise ConnectError(f"cannot connect to {self._where}: {exc}") from exc
+        except ConnectError as failure:
+            self.close()
+            self._x.on_error(failure)
+
+    def close(self) -> None:
+        """Close the connection (idempotent)."""
+        if self._sock is not None:
+            self._sock.close()
+            self._sock = self._h = None
+
+
+@contextlib.contextmanager
+def open_stream(
+    request: Request,
+    *,
+    connect_timeout: float | None = DEFAULT_CONNECT_TIMEOUT,
+    idle_timeout: float | None = DEFAULT_IDLE_TIMEOUT,
+    max_resume_attempts: int = DEFAULT_MAX_RESUME_ATTEMPTS,
+    stream_options: Mapping[str, Any] | None = None,
+    ssl_context: ssl.SSLContext | None = None,
+) -> Iterator[EventStream]:
+    """Send *request* over a new socket and yield an iterator of its events.
+
+    The response head is read on entry: an HTTP error status raises its ``APIStatusError``, a 2xx
+    that is not an event stream raises ``UnexpectedContentType``. *connect_timeout* bounds the TCP
+    connect and TLS handshake; *idle_timeout* bounds every wait for bytes after that (``None``:
+    no limit). A dropped or truncated background response is resumed (see ``ResumePolicy``).
+    *ssl_context* defaults to ``ssl.create_default_context()`` (certificates verified). The socket
+    is closed on leaving the block.
+    """
+    x = Exchange(request, max_resume_attempts=max_resume_attempts, stream_options=stream_options)
+    events = EventStream(x, connect_timeout, idle_timeout, ssl_context)
+    try:
+        while x.state in ("connect", "head", "error-body"):
+            events._step()
+        yield events
+    finally:
+        events.close()

@@ -1,0 +1,53 @@
+"""The httpx adapter over real loopback sockets (shared cases: test_adapters_common)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+from test_adapters_common import (
+    CASES,
+    Case,
+    Result,
+    case_id,
+    server,  # noqa: F401  (fixture)
+    tls_request,
+)
+
+from adapters.httpx_sync import open_stream
+from sansio_responses._requests import Request
+from sansio_responses.testing import ResponsesServer, Script, StreamBuilder
+
+
+def collect(request: Request, **options: Any) -> Result:
+    events: list[Any] = []
+    handle = None
+    try:
+        with open_stream(request, **options) as handle:
+            for event in handle:
+                events.append(event)
+    except Exception as exc:
+        return Result(events, handle, exc)
+    return Result(events, handle, None)
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_case(server: ResponsesServer, case: Case) -> None:  # noqa: F811
+    request, options = case.setup(server)
+    case.check(collect(request, **options), server)
+
+
+def test_leaving_early_returns_the_connection(server: ResponsesServer) -> None:  # noqa: F811
+    # With a pool of one connection, a second stream can only start if leaving the first block
+    # closed the first response, although its body stalls and never ends.
+    body = StreamBuilder().text("a b c d", 4).completed().to_sse()
+    server.enqueue(Script(body, stall_after_events=3, stall_seconds=60), Script(body))
+    request = tls_request(server.base_url)[0]
+    limits = httpx.Limits(max_connections=1)
+    with httpx.Client(limits=limits) as client:
+        with open_stream(request, client, idle_timeout=None) as events:
+            assert next(events).type == "response.created"
+        with open_stream(request, client, connect_timeout=5) as events:
+            assert [e.type for e in events][-1] == "response.completed"
+        assert not client.is_closed  # a client passed in stays open

@@ -1,0 +1,76 @@
+"""The plain-socket adapter over real loopback sockets (shared cases: test_adapters_common)."""
+
+from __future__ import annotations
+
+import gc
+import ssl
+import warnings
+from typing import Any
+
+import pytest
+import trustme
+from test_adapters_common import (
+    CASES,
+    Case,
+    Result,
+    case_id,
+    direct,
+    key,
+    server,  # noqa: F401  (fixture)
+    tls_proxy,
+    tls_request,
+)
+
+from adapters.socket import open_stream
+from sansio_responses._requests import Request
+from sansio_responses._transport import ConnectError
+from sansio_responses.testing import ResponsesServer, Script, StreamBuilder
+
+
+def collect(request: Request, **options: Any) -> Result:
+    events: list[Any] = []
+    handle = None
+    try:
+        with open_stream(request, **options) as handle:
+            for event in handle:
+                events.append(event)
+    except Exception as exc:
+        return Result(events, handle, exc)
+    return Result(events, handle, None)
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_case(server: ResponsesServer, case: Case) -> None:  # noqa: F811
+    request, options = case.setup(server)
+    case.check(collect(request, **options), server)
+
+
+def test_tls_with_a_local_ca(server: ResponsesServer) -> None:  # noqa: F811
+    ca = trustme.CA()
+    with tls_proxy(server, ca) as base_url:
+        request, body = tls_request(base_url)
+        server.enqueue(Script(body, chunk_size=3))
+        context = ssl.create_default_context()
+        ca.configure_trust(context)
+        result = collect(request, ssl_context=context)
+        assert result.error is None, repr(result.error)
+        assert [key(e) for e in result.events] == [key(e) for e in direct(body)[0]]
+        # Certificates are verified by default: our local CA is not trusted by the system.
+        server.enqueue(Script(body))
+        refused = collect(request)
+        assert isinstance(refused.error, ConnectError)
+        assert isinstance(refused.error.__cause__, ssl.SSLCertVerificationError)
+
+
+def test_leaving_early_closes_the_socket(server: ResponsesServer) -> None:  # noqa: F811
+    body = StreamBuilder().text("a b c d", 4).completed().to_sse()
+    server.enqueue(Script(body, stall_after_events=3, stall_seconds=60))
+    request = tls_request(server.base_url)[0]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ResourceWarning)
+        with open_stream(request, idle_timeout=None) as events:
+            first = next(events)
+        del events
+        gc.collect()
+    assert first.type == "response.created"
+    assert not [w for w in caught if issubclass(w.category, ResourceWarning)]
