@@ -1,0 +1,58 @@
+"""The aiohttp adapter over real loopback sockets (shared cases: test_adapters_common)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import aiohttp
+import pytest
+from test_adapters_common import (
+    CASES,
+    Case,
+    Result,
+    case_id,
+    server,  # noqa: F401  (fixture)
+    tls_request,
+)
+
+from adapters.aiohttp import open_stream
+from sansio_responses._requests import Request
+from sansio_responses.testing import ResponsesServer, Script, StreamBuilder
+
+
+async def acollect(request: Request, **options: Any) -> Result:
+    events: list[Any] = []
+    handle = None
+    try:
+        async with open_stream(request, **options) as handle:
+            async for event in handle:
+                events.append(event)
+    except Exception as exc:
+        return Result(events, handle, exc)
+    return Result(events, handle, None)
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_case(server: ResponsesServer, case: Case) -> None:  # noqa: F811
+    request, options = case.setup(server)
+    case.check(asyncio.run(acollect(request, **options)), server)
+
+
+def test_leaving_early_closes_the_connection(server: ResponsesServer) -> None:  # noqa: F811
+    # With a pool of one connection, a second stream can only start if leaving the first block
+    # closed the first response, although its body stalls and never ends.
+    body = StreamBuilder().text("a b c d", 4).completed().to_sse()
+    server.enqueue(Script(body, stall_after_events=3, stall_seconds=60), Script(body))
+    request = tls_request(server.base_url)[0]
+
+    async def main() -> list[str]:
+        async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=1)) as session:
+            async with open_stream(request, session, idle_timeout=None) as events:
+                assert (await events.__anext__()).type == "response.created"
+            async with open_stream(request, session, connect_timeout=5) as events:
+                types = [e.type async for e in events]
+            assert not session.closed  # a session passed in stays open
+            return types
+
+    assert asyncio.run(main())[-1] == "response.completed"
