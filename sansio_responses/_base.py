@@ -62,10 +62,9 @@ class EventStreamBase(Generic[E]):
         #: ``None`` while the outcome is open; then a string naming how the stream ended.
         self.outcome: str | None = None
         self._loads: JSONLoads = json_loads if json_loads is not None else json.loads
-        self._decoder = SSEDecoder(max_event_size=max_event_size)
+        self._decoder = SSEDecoder(max_event_size=max_event_size, report_comments=True)
         self._closed = False
         self._error: ProtocolError | None = None
-        self._comments_seen = 0
 
     # -- public surface ------------------------------------------------------------------------
 
@@ -96,10 +95,13 @@ class EventStreamBase(Generic[E]):
         out: list[E] = []
         try:
             for event_type, payload, offset in self._decoder.feed_raw(data):
-                self._on_message(event_type, payload, offset, out)
-            if self._decoder.comments != self._comments_seen:
-                self._on_comments(self._decoder.comments - self._comments_seen)
-                self._comments_seen = self._decoder.comments
+                if event_type:
+                    self._on_message(event_type, payload, offset, out)
+                else:
+                    self._on_comment()
+            # The decoder defers a limit error past the events it completed; raise it now, with
+            # those events attached, so EventTooLarge comes as soon as the limit is passed.
+            self._decoder.raise_pending()
         except ProtocolError as exc:
             self._fail(exc, out)
             raise
@@ -131,10 +133,9 @@ class EventStreamBase(Generic[E]):
     def _on_message(self, event_type: str, data: str, offset: int, out: list[E]) -> None:
         raise NotImplementedError
 
-    def _on_comments(self, count: int) -> None:
-        """Comment lines arrived (keep-alives); recorded one by one, so chunking cannot matter."""
-        for _ in range(count):
-            self._note("keepalive-comment", "comment line (keep-alive) in the event stream")
+    def _on_comment(self) -> None:
+        """A comment line arrived (servers send them as keep-alives)."""
+        self._note("keepalive-comment", "comment line (keep-alive) in the event stream")
 
     def _on_unterminated(self, event: ServerSentEvent, out: list[E]) -> None:
         """The body ended inside an event (no blank line after it); the default drops it."""
@@ -144,8 +145,7 @@ class EventStreamBase(Generic[E]):
 
     def _reset_decoder(self) -> None:
         """Start a new body (a reconnection): fresh framing state, everything else kept."""
-        self._decoder = SSEDecoder(max_event_size=self.max_event_size)
-        self._comments_seen = 0
+        self._decoder = SSEDecoder(max_event_size=self.max_event_size, report_comments=True)
         self._closed = False
 
     def _fail(self, exc: ProtocolError, out: list[E]) -> None:

@@ -108,6 +108,9 @@ class SSEDecoder:
             chunk would take the event past the limit, before that chunk is copied in. The memory
             held for one event thus stays near the limit (the data values of many small lines are
             joined every 64 KiB), plus, transiently, the lines of the chunk being processed.
+        report_comments: make :meth:`feed_raw` also return one ``("", "", offset)`` tuple per
+            comment line, in stream order with the events (an event type is never ``""``: an
+            empty ``event`` field means ``"message"``). :meth:`feed` never reports comments.
 
     Attributes:
         last_event_id: the last event ID string (set from the ID buffer on every blank line, even
@@ -145,6 +148,7 @@ class SSEDecoder:
         "_line",
         "_line_start",
         "_pending_error",
+        "_report_comments",
         "_skip_lf",
         "_slow",
         "_types",
@@ -157,10 +161,15 @@ class SSEDecoder:
         "reconnection_time",
     )
 
-    def __init__(self, *, max_event_size: int | None = DEFAULT_MAX_EVENT_SIZE) -> None:
+    def __init__(
+        self, *, max_event_size: int | None = DEFAULT_MAX_EVENT_SIZE, report_comments: bool = False
+    ) -> None:
         if max_event_size is not None and max_event_size < 0:
             raise ValueError(f"max_event_size must be >= 0 or None, got {max_event_size}")
         self.max_event_size = max_event_size
+        # feed_raw() reports each comment line as ("", "", offset) in order with the events, so a
+        # caller that records keep-alives sees the same order whatever the chunking.
+        self._report_comments = report_comments
         self._limit = sys.maxsize if max_event_size is None else max_event_size
         # The open (unterminated) line, unless it is a comment, which is never buffered.
         self._line = bytearray()
@@ -267,6 +276,15 @@ class SSEDecoder:
         return []
 
     # -- internals ----------------------------------------------------------------------------
+
+    def raise_pending(self) -> None:
+        """Raise now an error that :meth:`feed_raw` deferred so it could return completed events.
+
+        Callers that want :class:`EventTooLarge` at the moment the limit is passed (rather than on
+        the next call) call this right after handling the events a feed returned.
+        """
+        if self._pending_error is not None:
+            self._check_usable("feed()")
 
     def _check_usable(self, what: str) -> None:
         if self._broken is not None:
@@ -433,6 +451,8 @@ class SSEDecoder:
                 if line[0] == 0x3A:  # ":" (a literal: cheaper than a global lookup)
                     # "If the line starts with a U+003A COLON character (:): Ignore the line."
                     ncomments += 1
+                    if self._report_comments and not full:
+                        append(("", "", pos))
                 else:
                     if start < 0:
                         start = pos
