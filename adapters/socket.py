@@ -86,13 +86,15 @@ class EventStream:
         self._where = f"{request.host}:{request.port}"
         try:
             try:
-                sock = socket.create_connection((request.host, request.port), self._timeouts[0])
+                self._sock = socket.create_connection(
+                    (request.host, request.port), self._timeouts[0]
+                )
                 if request.scheme == "https":
                     context = self._ssl or default_ssl_context()
-                    sock = context.wrap_socket(sock, server_hostname=request.host)
-                sock.settimeout(self._timeouts[1])
-                self._sock, self._h = sock, H11Exchange(self._x, request)
-                sock.sendall(self._h.request_bytes)
+                    self._sock = context.wrap_socket(self._sock, server_hostname=request.host)
+                self._sock.settimeout(self._timeouts[1])
+                self._h = H11Exchange(self._x, request)
+                self._sock.sendall(self._h.request_bytes)
             except TimeoutError:
                 raise ConnectTimeout(
                     f"no connection to {self._where} within {self._timeouts[0]} s"
