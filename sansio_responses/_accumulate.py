@@ -18,10 +18,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ._structured import LazyJSON
+
 __all__ = ["Accumulator", "Text", "materialize"]
 
 Note = Callable[[str, str], None]
-SnapshotFn = Callable[[], str]
 
 #: An ``output_index`` further than this beyond the current end is treated as hostile and appended
 #: instead of padding the list with holes (keeps memory linear in the bytes received).
@@ -29,21 +30,30 @@ _MAX_INDEX_JUMP = 1024
 
 
 class Text:
-    """A string built by appending deltas: amortised O(1) append, joined lazily once per read."""
+    """A string built by appending deltas: amortised O(1) append, joined lazily once per read.
 
-    __slots__ = ("_pieces", "length")
+    ``json`` optionally holds a :class:`LazyJSON` that is told about every delta, for fields whose
+    text is a JSON document (tool arguments, structured output).
+    """
+
+    __slots__ = ("_pieces", "json", "length")
 
     def __init__(self, initial: str = "") -> None:
         self._pieces: list[str] = [initial] if initial else []
         self.length = len(initial)
+        self.json: LazyJSON | None = None
 
     def append(self, piece: str) -> None:
         self._pieces.append(piece)
         self.length += len(piece)
+        if self.json is not None:
+            self.json.push(piece)
 
     def set(self, value: str) -> None:
         self._pieces = [value]
         self.length = len(value)
+        if self.json is not None:
+            self.json.reset(value)
 
     def value(self) -> str:
         pieces = self._pieces
@@ -61,7 +71,11 @@ class Text:
         return value if n == len(value) else value[:n]
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Text:
-        return Text(self.value())
+        copy = Text(self.value())
+        if self.json is not None:
+            copy.json = LazyJSON()
+            copy.json.push(copy.value())
+        return copy
 
 
 def materialize(value: Any) -> Any:
@@ -76,19 +90,21 @@ def materialize(value: Any) -> Any:
     return value
 
 
-def _text_of(container: dict[str, Any], key: str) -> Text:
-    """The Text builder stored under *key*, replacing a plain string (or absence) by one."""
+def _text_of(container: dict[str, Any], key: str, json: bool = False) -> Text:
+    """The Text builder stored under *key*, replacing a plain string (or absence) by one.
+
+    With *json*, the builder also tracks a :class:`LazyJSON` of its text.
+    """
     current = container.get(key)
     if type(current) is Text:
         return current
     text = Text(current if type(current) is str else "")
+    if json:
+        text.json = LazyJSON()
+        if text.length:
+            text.json.push(text.value())
     container[key] = text
     return text
-
-
-def _lazy_prefix(text: Text) -> SnapshotFn:
-    n = text.length
-    return lambda: text.prefix(n)
 
 
 def _set_text(container: dict[str, Any], key: str, value: Any) -> bool:
@@ -108,9 +124,9 @@ def _set_text(container: dict[str, Any], key: str, value: Any) -> bool:
 class Accumulator:
     """Applies Responses stream events (as decoded dicts) to a wire-shaped response.
 
-    ``apply(type, event_dict)`` mutates the state and returns, for delta events, a function giving the
-    text of the extended field as it was right after that delta (used for the events' lazy
-    ``snapshot``). ``version`` increases on every change, so snapshots can be cached.
+    ``apply(type, event_dict)`` mutates the state and returns, for delta events, the :class:`Text`
+    builder of the field the delta extended (the stream derives the events' lazy ``snapshot`` and
+    ``parsed`` from it). ``version`` increases on every change, so snapshots can be cached.
     """
 
     def __init__(self, note: Note) -> None:
@@ -121,7 +137,10 @@ class Accumulator:
         self.items: list[dict[str, Any] | None] = []
         self._by_id: dict[str, dict[str, Any]] = {}
         self.version = 0
-        self._handlers: dict[str, Callable[[dict[str, Any]], SnapshotFn | None]] = {
+        #: Track partial JSON for output_text too (structured outputs); tool arguments always are.
+        self.structured_text = False
+        self._last_json_text: Text | None = None
+        self._handlers: dict[str, Callable[[dict[str, Any]], Text | None]] = {
             "response.created": self._lifecycle,
             "response.queued": self._lifecycle,
             "response.in_progress": self._lifecycle,
@@ -171,7 +190,7 @@ class Accumulator:
 
     # -- entry point -------------------------------------------------------------------------
 
-    def apply(self, event_type: str, event: dict[str, Any]) -> SnapshotFn | None:
+    def apply(self, event_type: str, event: dict[str, Any]) -> Text | None:
         handler = self._handlers.get(event_type)
         if handler is None:
             return None
@@ -309,9 +328,23 @@ class Accumulator:
             parts.append(None)
         parts[index] = materialize(part)
 
-    def _output_text_delta(self, event: dict[str, Any]) -> SnapshotFn:
+    def find(self, event: dict[str, Any]) -> dict[str, Any] | None:
+        """The item an event refers to, if it exists (never creates one)."""
+        index = event.get("output_index")
+        if type(index) is int and 0 <= index < len(self.items):
+            return self.items[index]
+        item_id = event.get("item_id")
+        return self._by_id.get(item_id) if type(item_id) is str else None
+
+    def last_text_json(self) -> LazyJSON | None:
+        """The partial JSON of the output text most recently extended, when tracked as JSON."""
+        return None if self._last_json_text is None else self._last_json_text.json
+
+    def _output_text_delta(self, event: dict[str, Any]) -> Text:
         part = self._message_part(event, _new_output_text)
-        text = _text_of(part, "text")
+        text = _text_of(part, "text", self.structured_text)
+        if text.json is not None:
+            self._last_json_text = text
         delta = event.get("delta")
         if type(delta) is str:
             text.append(delta)
@@ -322,7 +355,7 @@ class Accumulator:
                 existing.extend(logprobs)
             else:
                 part["logprobs"] = list(logprobs)
-        return _lazy_prefix(text)
+        return text
 
     def _output_text_done(self, event: dict[str, Any]) -> None:
         part = self._message_part(event, _new_output_text)
@@ -345,13 +378,13 @@ class Accumulator:
         else:
             annotations.append(annotation)
 
-    def _refusal_delta(self, event: dict[str, Any]) -> SnapshotFn:
+    def _refusal_delta(self, event: dict[str, Any]) -> Text:
         part = self._message_part(event, _new_refusal)
         text = _text_of(part, "refusal")
         delta = event.get("delta")
         if type(delta) is str:
             text.append(delta)
-        return _lazy_prefix(text)
+        return text
 
     def _refusal_done(self, event: dict[str, Any]) -> None:
         part = self._message_part(event, _new_refusal)
@@ -360,12 +393,12 @@ class Accumulator:
 
     # -- tool calls --------------------------------------------------------------------------
 
-    def _field_delta(self, event: dict[str, Any], item_type: str, key: str) -> SnapshotFn:
-        text = _text_of(self._item(event, item_type), key)
+    def _field_delta(self, event: dict[str, Any], item_type: str, key: str) -> Text:
+        text = _text_of(self._item(event, item_type), key, json=True)
         delta = event.get("delta")
         if type(delta) is str:
             text.append(delta)
-        return _lazy_prefix(text)
+        return text
 
     def _field_done(self, event: dict[str, Any], item_type: str, key: str, source: str) -> None:
         item = self._item(event, item_type)
@@ -376,7 +409,7 @@ class Accumulator:
                 "deltas; the done value was kept",
             )
 
-    def _arguments_delta(self, event: dict[str, Any]) -> SnapshotFn:
+    def _arguments_delta(self, event: dict[str, Any]) -> Text:
         return self._field_delta(event, "function_call", "arguments")
 
     def _arguments_done(self, event: dict[str, Any]) -> None:
@@ -385,20 +418,24 @@ class Accumulator:
         if type(name) is str:
             self._item(event, "function_call")["name"] = name
 
-    def _mcp_arguments_delta(self, event: dict[str, Any]) -> SnapshotFn:
+    def _mcp_arguments_delta(self, event: dict[str, Any]) -> Text:
         return self._field_delta(event, "mcp_call", "arguments")
 
     def _mcp_arguments_done(self, event: dict[str, Any]) -> None:
         self._field_done(event, "mcp_call", "arguments", "arguments")
 
-    def _custom_input_delta(self, event: dict[str, Any]) -> SnapshotFn:
+    def _custom_input_delta(self, event: dict[str, Any]) -> Text:
         return self._field_delta(event, "custom_tool_call", "input")
 
     def _custom_input_done(self, event: dict[str, Any]) -> None:
         self._field_done(event, "custom_tool_call", "input", "input")
 
-    def _code_delta(self, event: dict[str, Any]) -> SnapshotFn:
-        return self._field_delta(event, "code_interpreter_call", "code")
+    def _code_delta(self, event: dict[str, Any]) -> Text:
+        text = _text_of(self._item(event, "code_interpreter_call"), "code")
+        delta = event.get("delta")
+        if type(delta) is str:
+            text.append(delta)
+        return text
 
     def _code_done(self, event: dict[str, Any]) -> None:
         self._field_done(event, "code_interpreter_call", "code", "code")
@@ -423,14 +460,14 @@ class Accumulator:
             if type(text) is Text and type(part.get("text")) is str and not part["text"]:
                 summary["text"] = text  # part.added carries "" while deltas may already be in
 
-    def _summary_text_delta(self, event: dict[str, Any]) -> SnapshotFn:
+    def _summary_text_delta(self, event: dict[str, Any]) -> Text:
         item = self._item(event, "reasoning")
         part = self._part(item, "summary", event.get("summary_index"), _new_summary_text)
         text = _text_of(part, "text")
         delta = event.get("delta")
         if type(delta) is str:
             text.append(delta)
-        return _lazy_prefix(text)
+        return text
 
     def _summary_text_done(self, event: dict[str, Any]) -> None:
         item = self._item(event, "reasoning")
@@ -438,14 +475,14 @@ class Accumulator:
         if not _set_text(part, "text", event.get("text")):
             self._note("delta-mismatch", "reasoning_summary_text.done differs from its deltas")
 
-    def _reasoning_text_delta(self, event: dict[str, Any]) -> SnapshotFn:
+    def _reasoning_text_delta(self, event: dict[str, Any]) -> Text:
         item = self._item(event, "reasoning")
         part = self._part(item, "content", event.get("content_index"), _new_reasoning_text)
         text = _text_of(part, "text")
         delta = event.get("delta")
         if type(delta) is str:
             text.append(delta)
-        return _lazy_prefix(text)
+        return text
 
     def _reasoning_text_done(self, event: dict[str, Any]) -> None:
         item = self._item(event, "reasoning")
@@ -479,7 +516,7 @@ class Accumulator:
         command = event.get("command")
         commands[slot] = Text(command if type(command) is str else "")
 
-    def _shell_command_delta(self, event: dict[str, Any]) -> SnapshotFn:
+    def _shell_command_delta(self, event: dict[str, Any]) -> Text:
         commands = self._shell_commands(event)
         slot = self._command_slot(commands, event.get("command_index"))
         text = commands[slot]
@@ -488,7 +525,7 @@ class Accumulator:
         delta = event.get("delta")
         if type(delta) is str:
             text.append(delta)
-        return _lazy_prefix(text)
+        return text
 
     def _shell_command_done(self, event: dict[str, Any]) -> None:
         commands = self._shell_commands(event)

@@ -25,14 +25,17 @@ of ``GET /responses/{id}?stream=true&starting_after=N``) keeps its snapshot and 
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from ._accumulate import Accumulator, SnapshotFn
+from ._accumulate import Accumulator, Text
 from ._base import DEFAULT_MAX_DIAGNOSTICS, EventStreamBase, JSONLoads
 from ._errors import LocalProtocolError, RemoteProtocolError, SchemaError, TruncatedStream, excerpt
 from ._events import ResponseStreamEvent, _set_lazy, parse_event
 from ._models import Response
+from ._parsing import function_tool_parsers, make_parser
 from ._sse import DEFAULT_MAX_EVENT_SIZE, ServerSentEvent
+from ._structured import final_parser
 
 __all__ = ["OUTCOMES", "STATE_TABLE", "ResponsesStream", "print_state_table"]
 
@@ -45,6 +48,14 @@ OUTCOMES: dict[str, str] = {
 }
 
 _LIFECYCLE = frozenset({"response.created", "response.queued", "response.in_progress"})
+_FINAL_PARSE = frozenset(
+    {
+        "response.output_text.done",
+        "response.function_call_arguments.done",
+        "response.custom_tool_call_input.done",
+        "response.mcp_call_arguments.done",
+    }
+)
 _KEEPALIVE = frozenset({"keepalive", "keep_alive", "ping", "response.keep_alive", "response.ping"})
 
 #: The lifecycle as rows of (state, input, next state, outcome).
@@ -62,6 +73,10 @@ STATE_TABLE: tuple[tuple[str, str, str, str], ...] = (
 
 #: How many sequence numbers above the contiguous prefix are remembered for duplicate detection.
 _MAX_SEEN = 65536
+
+
+def _prefix_fn(text: Text, n: int) -> Callable[[], str]:
+    return lambda: text.prefix(n)
 
 
 def print_state_table() -> str:
@@ -116,6 +131,14 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
             (``resume_request(response_id, starting_after=previous.last_sequence_number)``).
         starting_after: skip events with ``sequence_number <= starting_after`` (a resume without the
             earlier state, as ``GET /responses/{id}?stream=true&starting_after=N`` does on the server).
+        text_format: the type of a structured output (an attrs class, dataclass, TypedDict, pydantic
+            model, or any callable taking the decoded JSON). Output text is then tracked as JSON:
+            text deltas get a partial ``parsed`` value, ``output_text.done`` a final one converted
+            to this type, and :attr:`output_parsed` gives either. Without it, a response whose
+            ``text.format`` is ``json_schema`` or ``json_object`` still gets plain JSON values.
+        tools: the request's tools (Responses or Chat shape, or :class:`FunctionTool`): arguments of
+            strict function tools are converted on ``function_call_arguments.done``, as the
+            official SDK does; other arguments are parsed as plain JSON.
 
     Attributes:
         outcome: ``None`` while open, then ``"completed"``, ``"incomplete"``, ``"failed"``,
@@ -134,6 +157,8 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
         json_loads: JSONLoads | None = None,
         resume_from: ResponsesStream | None = None,
         starting_after: int | None = None,
+        text_format: object | None = None,
+        tools: Iterable[Mapping[str, Any] | object] | None = None,
     ) -> None:
         super().__init__(
             max_event_size=max_event_size,
@@ -154,6 +179,12 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
         self._done_marker = False
         self.terminal_event: ResponseStreamEvent | None = None
         self.error_event: ResponseStreamEvent | None = None
+        self.text_format = text_format
+        self._text_parser: Callable[[Any], Any] | None = (
+            None if text_format is None else make_parser(text_format)
+        )
+        self._tool_parsers = function_tool_parsers(tools or ())
+        self._acc.structured_text = text_format is not None
         if resume_from is not None:
             self._take_over(resume_from)
         if starting_after is not None:
@@ -338,9 +369,20 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
         etype: str = event.type
         outcome = OUTCOMES.get(etype)
         if outcome is None:
-            fn: SnapshotFn | None = self._acc.apply(etype, obj)
-            if fn is not None:
-                _set_lazy(event, snapshot_fn=fn)
+            if etype in _LIFECYCLE:
+                self._detect_structured(obj)
+            text = self._acc.apply(etype, obj)
+            if text is not None:
+                n = text.length
+                prefix = _prefix_fn(text, n)
+                lazy = text.json
+                _set_lazy(
+                    event,
+                    snapshot_fn=prefix,
+                    parsed_fn=None if lazy is None else lazy.reader(prefix),
+                )
+            elif etype in _FINAL_PARSE:
+                self._attach_final_parse(event, obj)
             return
         if outcome == "error":
             self.error_event = event
@@ -355,6 +397,56 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
             self._final = self._complete_terminal(response)
         else:
             self._note("terminal-without-response", f"{etype} carries no response object")
+
+    def _detect_structured(self, obj: dict[str, Any]) -> None:
+        """Track output text as JSON when the response asks for a JSON format (API ``text.format``)."""
+        response = obj.get("response")
+        text = response.get("text") if type(response) is dict else None
+        fmt = text.get("format") if type(text) is dict else None
+        if type(fmt) is dict and fmt.get("type") in ("json_schema", "json_object"):
+            self._acc.structured_text = True
+
+    def _attach_final_parse(self, event: Any, obj: dict[str, Any]) -> None:
+        """The lazy final ``parsed`` of a ``.done`` event: parsed from its complete text on read."""
+        etype = event.type
+        if etype == "response.output_text.done":
+            if not self._acc.structured_text:
+                return
+            value = obj.get("text")
+            parser = self._text_parser
+        elif etype == "response.function_call_arguments.done":
+            value = obj.get("arguments")
+            name = obj.get("name")
+            if type(name) is not str:
+                item = self._acc.find(obj)
+                name = item.get("name") if item is not None else None
+            parser = self._tool_parsers.get(name) if type(name) is str else None
+        else:  # custom tool input and MCP arguments: plain JSON when they are JSON
+            value = obj.get(
+                "input" if etype == "response.custom_tool_call_input.done" else "arguments"
+            )
+            parser = None
+        if type(value) is str:
+            text: str = value
+            _set_lazy(event, parsed_fn=final_parser(lambda: text, parser))
+
+    @property
+    def output_parsed(self) -> Any:
+        """The structured output: final once the response completed, else the best partial value.
+
+        Final: the output text parsed as JSON and converted to ``text_format`` (an invalid
+        document raises :class:`OutputParseError` with the raw text). While streaming, or when the
+        response ended ``incomplete``, ``failed``, with an ``error`` or truncated, it is the partial
+        value so far (never a parse attempted as if complete): ``outcome`` says why it is partial.
+        ``None`` when no output text was tracked as JSON.
+        """
+        if self.outcome == "completed":
+            snapshot = self.snapshot()
+            if snapshot is None or not snapshot.output_text:
+                return None
+            return final_parser(lambda: snapshot.output_text, self._text_parser)()
+        lazy = self._acc.last_text_json()
+        return None if lazy is None else lazy.value()
 
     def _complete_terminal(self, response: Response) -> Response:
         """The server's terminal response; output filled from the deltas if the server left it out."""
