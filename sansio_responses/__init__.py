@@ -7,6 +7,26 @@ anomalies in ``diagnostics``. Adapters under ``sansio_responses.adapters`` drive
 
 from __future__ import annotations
 
+from ._chat import (
+    ChatCompletionsStream,
+    ChatEvent,
+)
+from ._chat_models import (
+    ChatCompletion,
+    ChatCompletionChunk,
+    ChatCompletionMessage,
+    ChatStreamError,
+    ChatToolCall,
+    ChatUnknownEvent,
+    Choice,
+    ChoiceDelta,
+    ChoiceLogprobs,
+    ChunkChoice,
+    CompletionUsage,
+    FunctionCall,
+    FunctionDelta,
+    ToolCallDelta,
+)
 from ._diagnostics import (
     Diagnostic,
 )
@@ -83,6 +103,7 @@ from ._events import (
     parse_event,
 )
 from ._models import (
+    OUTPUT_ITEM_TYPES,
     AdditionalTools,
     Annotation,
     ContainerFileCitation,
@@ -133,6 +154,18 @@ from ._models import (
     content_part_from_dict,
     output_item_from_dict,
 )
+from ._parsing import (
+    FunctionTool,
+    OutputParseError,
+    function_tool_parsers,
+    json_schema,
+    make_parser,
+    parse_json_text,
+)
+from ._partial_json import (
+    PartialJSON,
+    PartialJSONError,
+)
 from ._requests import (
     DEFAULT_BASE_URL,
     ERROR_BODY_LIMIT,
@@ -168,6 +201,18 @@ from ._stream import (
     ResponsesStream,
     print_state_table,
 )
+from ._transport import (
+    DEFAULT_CONNECT_TIMEOUT,
+    DEFAULT_IDLE_TIMEOUT,
+    DEFAULT_MAX_RESUME_ATTEMPTS,
+    ConnectError,
+    ConnectionDropped,
+    ConnectTimeout,
+    IdleTimeout,
+    ResumePolicy,
+    TransportError,
+    new_stream,
+)
 
 __version__ = "0.1.0"
 
@@ -178,17 +223,40 @@ __all__ = [
     "Annotation",
     "AuthenticationError",
     "BadRequestError",
+    "ChatCompletion",
+    "ChatCompletionChunk",
+    "ChatCompletionMessage",
+    "ChatCompletionsStream",
+    "ChatEvent",
+    "ChatStreamError",
+    "ChatToolCall",
+    "ChatUnknownEvent",
+    "Choice",
+    "ChoiceDelta",
+    "ChoiceLogprobs",
+    "ChunkChoice",
+    "CompletionUsage",
     "ConflictError",
+    "ConnectError",
+    "ConnectTimeout",
+    "ConnectionDropped",
     "ContainerFileCitation",
     "ContentPart",
     "DEFAULT_BASE_URL",
+    "DEFAULT_CONNECT_TIMEOUT",
+    "DEFAULT_IDLE_TIMEOUT",
     "DEFAULT_MAX_EVENT_SIZE",
+    "DEFAULT_MAX_RESUME_ATTEMPTS",
     "Diagnostic",
     "ERROR_BODY_LIMIT",
     "EVENT_TYPES",
     "EventTooLarge",
     "FileCitation",
     "FilePath",
+    "FunctionCall",
+    "FunctionDelta",
+    "FunctionTool",
+    "IdleTimeout",
     "ImageGenerationCall",
     "IncompleteDetails",
     "InternalServerError",
@@ -202,7 +270,11 @@ __all__ = [
     "McpListTools",
     "NotFoundError",
     "OUTCOMES",
+    "OUTPUT_ITEM_TYPES",
     "OutputItem",
+    "OutputParseError",
+    "PartialJSON",
+    "PartialJSONError",
     "PermissionDeniedError",
     "Program",
     "ProgramOutput",
@@ -295,11 +367,14 @@ __all__ = [
     "ResponseWebSearchCallInProgressEvent",
     "ResponseWebSearchCallSearchingEvent",
     "ResponsesStream",
+    "ResumePolicy",
     "SENSITIVE_HEADERS",
     "SSEDecoder",
     "STATE_TABLE",
     "ServerSentEvent",
     "SummaryText",
+    "ToolCallDelta",
+    "TransportError",
     "TruncatedStream",
     "URLCitation",
     "UnexpectedContentType",
@@ -312,9 +387,14 @@ __all__ = [
     "chat_request",
     "check_content_type",
     "content_part_from_dict",
+    "function_tool_parsers",
+    "json_schema",
+    "make_parser",
     "needs_error_body",
+    "new_stream",
     "output_item_from_dict",
     "parse_event",
+    "parse_json_text",
     "print_state_table",
     "response_error",
     "responses_request",
