@@ -179,12 +179,14 @@ class _ChoiceAcc:
         "marks_len",
         "marks_seq",
         "msg_extra",
+        "next_tool",
         "reasoning",
         "reasoning_content",
         "reasoning_details",
         "refusal",
         "role",
         "tool_calls",
+        "tool_ids",
     )
 
     def __init__(self, index: int) -> None:
@@ -197,6 +199,9 @@ class _ChoiceAcc:
         self.reasoning_details: list[dict[str, Any]] | None = None
         self.tool_calls: dict[int, _ToolCallAcc] = {}
         self.last_tool: int | None = None
+        # For inferring missing tool-call indices in O(1): id -> index, and 1 + the highest index.
+        self.tool_ids: dict[str, int] = {}
+        self.next_tool = 0
         self.has_function_call = False
         self.function_name: str | None = None
         self.function_args = _Text("")
@@ -631,10 +636,13 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
         acc = ch.tool_calls.get(index)
         if acc is None:
             acc = ch.tool_calls[index] = _ToolCallAcc(index)
+            if index >= ch.next_tool:
+                ch.next_tool = index + 1
         ch.last_tool = index
         if tc.id:
             if not acc.id:
                 acc.id = tc.id
+                ch.tool_ids.setdefault(tc.id, index)
             elif tc.id != acc.id:
                 self._note(
                     "tool-call-id-changed",
@@ -670,16 +678,16 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
         """Infer a missing tool-call ``index`` (Gemini's compatible endpoint omits it)."""
         where = f"choice {ch.index}: tool_calls[{t}] has no index"
         calls = ch.tool_calls
-        following = max(calls) + 1 if calls else 0
+        following = ch.next_tool
         if tc.id:
-            for acc in calls.values():
-                if acc.id == tc.id:
-                    self._note(
-                        "missing-tool-call-index",
-                        f"{where}; its id continues tool call {acc.index}",
-                        offset=offset,
-                    )
-                    return acc.index
+            known = ch.tool_ids.get(tc.id)
+            if known is not None:
+                self._note(
+                    "missing-tool-call-index",
+                    f"{where}; its id continues tool call {known}",
+                    offset=offset,
+                )
+                return known
             self._note(
                 "missing-tool-call-index",
                 f"{where}; a new id starts tool call {following}",

@@ -571,6 +571,34 @@ ANOMALIES: list[tuple[str, bytes]] = [
         "role-changed",
         body(chunk(choice(role="assistant")), chunk(choice(role="user", finish="stop"))),
     ),
+    (
+        "tool-call-index-ambiguous",
+        body(
+            chunk(choice(tool_calls=[tool(0, "c", "f")])),
+            chunk(choice(tool_calls=[tool(None, None, "f")], finish="stop")),
+        ),
+    ),
+    (
+        "tool-call-id-changed",
+        body(
+            chunk(choice(tool_calls=[tool(0, "a")])),
+            chunk(choice(tool_calls=[tool(0, "b")], finish="stop")),
+        ),
+    ),
+    (
+        "tool-call-name-changed",
+        body(
+            chunk(choice(tool_calls=[tool(0, None, "f")])),
+            chunk(choice(tool_calls=[tool(0, None, "g")], finish="stop")),
+        ),
+    ),
+    (
+        "function-name-changed",
+        body(
+            chunk(choice(function_call={"name": "f"})),
+            chunk(choice(function_call={"name": "g"}, finish="stop")),
+        ),
+    ),
     ("reasoning-field", body(chunk(choice(reasoning="r", finish="stop")))),
     ("missing-done-marker", body(chunk(choice(finish="stop")), done=False)),
     ("done-without-finish-reason", body(chunk(choice(content="x")))),
