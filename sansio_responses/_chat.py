@@ -9,7 +9,7 @@
   still ``"completed"`` (diagnostic ``missing-done-marker``); otherwise ``close()`` raises
   :class:`TruncatedStream`. ``finish_reason: "length"`` is an ordinary completion, read per choice.
 * ``data: {"error": {...}}`` is yielded as a :class:`ChatStreamError` and sets the outcome
-  ``"error"``.
+  ``"error"``; so is the ``error`` of a chunk that also has ``choices`` (OpenRouter), after the chunk.
 * Accumulation is linear: strings are kept as lists of pieces and joined only when a snapshot is
   built; a snapshot is cached until the next chunk, and only choices a chunk touched are rebuilt.
 
@@ -372,6 +372,11 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
                 f"invalid chat.completion.chunk: {exc}", offset=offset, excerpt=excerpt(data)
             ) from None
         out.append(chunk)
+        if obj.get("error") is not None:
+            # OpenRouter reports a mid-stream failure as a chunk that has both ``choices``
+            # (``finish_reason: "error"``) and an ``error`` object: the chunk is accumulated and
+            # the error is yielded after it, so the outcome is "error" as for ``{"error": ...}``.
+            self._on_error(obj, data, offset, out)
 
     def _on_unterminated(self, sse_event: ServerSentEvent, out: list[ChatEvent]) -> None:
         offset = self.bytes_fed

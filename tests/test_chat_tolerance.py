@@ -503,6 +503,20 @@ def test_error_event_type_with_flat_data() -> None:
     assert stream.outcome == "error"
 
 
+def test_chunk_with_choices_and_an_error_gives_both() -> None:
+    # OpenRouter's mid-stream error: a chunk with finish_reason "error" and an error object
+    err = {"code": "server_error", "message": "Provider disconnected"}
+    failing = chunk(choice(content="", finish="error"), error=err)
+    stream, events = run(body(chunk(choice(role="assistant", content="Hal")), failing))
+    assert [type(e) for e in events] == [ChatCompletionChunk, ChatCompletionChunk, ChatStreamError]
+    assert (events[2].message, events[2].code) == ("Provider disconnected", "server_error")
+    assert events[2].raw == failing
+    assert stream.outcome == "error"
+    snap = stream.snapshot()
+    assert snap is not None
+    assert (snap.choices[0].message.content, snap.choices[0].finish_reason) == ("Hal", "error")
+
+
 def test_chunks_after_an_error_are_noted() -> None:
     stream, _ = run(body({"error": {"message": "x"}}, chunk(choice(content="late"))))
     assert stream.outcome == "error"
