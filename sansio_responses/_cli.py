@@ -25,6 +25,7 @@ from typing import IO, Any
 
 from ._chat import ChatCompletionsStream
 from ._chat_models import ChatCompletion, ChatCompletionChunk
+from ._diagnostics import Diagnostic
 from ._errors import ProtocolError
 from ._models import Response, ResponseFunctionToolCall, ResponseOutputMessage
 from ._requests import (
@@ -78,7 +79,7 @@ _ADAPTER_EXTRA = {"httpx": "httpx", "aiohttp": "aiohttp", "trio": "trio", "socke
 #: How many bytes ``decode`` reads at a time.
 _READ_SIZE = 65536
 
-#: How many diagnostics the report lists one by one (all codes are always counted).
+#: How many diagnostic codes the report lists (all anomalies are always counted).
 _LISTED_DIAGNOSTICS = 20
 
 #: How many events with a JSON object in their data ``decode`` looks at to tell the protocol.
@@ -149,6 +150,7 @@ class Printer:
         error: BaseException | None = None,
         elapsed: float | None = None,
         extra: Sequence[str] = (),
+        resumed: bool = False,
     ) -> None:
         """Print the summary: tool calls, outcome, usage, diagnostics, and the error if any."""
         self.end_text()
@@ -162,7 +164,8 @@ class Printer:
             lines.append(f"error: {_describe_error(error)}")
         timing = f"events: {self.events}"
         if stream is not None:
-            timing += f", bytes: {stream.bytes_fed}"
+            label = "bytes of the last body" if resumed else "bytes"
+            timing += f", {label}: {stream.bytes_fed}"
         if elapsed is not None:
             timing += f", time: {elapsed:.3f} s"
         lines.append(timing)
@@ -305,22 +308,30 @@ def _chat_report(stream: ChatCompletionsStream) -> list[str]:
 
 
 def _diagnostics_report(stream: ResponsesStream | ChatCompletionsStream) -> list[str]:
+    """One line per diagnostic code: its count and its first occurrence."""
     counts = stream.diagnostic_counts
     total = sum(counts.values())
     if not total:
         return ["diagnostics: none"]
-    summary = ", ".join(f"{code} x{n}" for code, n in sorted(counts.items()))
-    lines = [f"diagnostics: {total} ({summary})"]
-    for diagnostic in stream.diagnostics[:_LISTED_DIAGNOSTICS]:
-        where = []
-        if diagnostic.sequence_number is not None:
-            where.append(f"sequence_number {diagnostic.sequence_number}")
-        if diagnostic.offset is not None:
-            where.append(f"byte {diagnostic.offset}")
-        suffix = f" [{', '.join(where)}]" if where else ""
-        lines.append(f"  {diagnostic.code}: {diagnostic.message}{suffix}")
-    if total > _LISTED_DIAGNOSTICS:
-        lines.append(f"  ... {total - _LISTED_DIAGNOSTICS} more")
+    lines = [f"diagnostics: {total}"]
+    first: dict[str, Diagnostic] = {}
+    for diagnostic in stream.diagnostics:
+        first.setdefault(diagnostic.code, diagnostic)
+    for code in [*first, *sorted(set(counts) - set(first))][:_LISTED_DIAGNOSTICS]:
+        line = f"  {code} x{counts.get(code, 0)}"
+        diagnostic_ = first.get(code)
+        if diagnostic_ is not None:
+            where = []
+            if diagnostic_.sequence_number is not None:
+                where.append(f"sequence_number {diagnostic_.sequence_number}")
+            if diagnostic_.offset is not None:
+                where.append(f"byte {diagnostic_.offset}")
+            line += f": {diagnostic_.message}"
+            if where:
+                line += f" [first at {', '.join(where)}]"
+        lines.append(line)
+    if len(counts) > _LISTED_DIAGNOSTICS:
+        lines.append(f"  ... {len(counts) - _LISTED_DIAGNOSTICS} more codes")
     return lines
 
 
@@ -621,7 +632,8 @@ def _finish(
     lines = list(extra)
     if handle is not None and handle.resumes:
         lines.append(f"resumes: {handle.resumes}")
-    printer.report(stream, error=error, elapsed=elapsed, extra=lines)
+    resumed = handle is not None and bool(handle.resumes)
+    printer.report(stream, error=error, elapsed=elapsed, extra=lines, resumed=resumed)
     return _exit_code(stream, error)
 
 
@@ -686,7 +698,16 @@ def cmd_demo(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         started = time.perf_counter()
         handle, error = run_adapter(args.adapter, request, printer, idle_timeout=30.0)
         elapsed = time.perf_counter() - started
-    return _finish(printer, handle, error, elapsed, [f"adapter: {args.adapter}"])
+        extra = [f"adapter: {args.adapter}"]
+        extra += [
+            f"request: {r.method} {r.path}" + (f"?{_query(r.query)}" if r.query else "")
+            for r in server.requests
+        ]
+    return _finish(printer, handle, error, elapsed, extra)
+
+
+def _query(pairs: Sequence[tuple[str, str]]) -> str:
+    return "&".join(f"{key}={value}" for key, value in pairs)
 
 
 def cmd_serve(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:

@@ -333,6 +333,9 @@ def test_demo_resumes_a_dropped_background_stream(
     assert code == 0
     assert out == DEMO_TEXT + "\n"
     assert "resumes: 1" in err and "events: 17" in err
+    # Events 0..6 arrived before the drop: the resume asks for what follows event 6.
+    assert "request: POST /v1/responses\n" in err
+    assert "?stream=true&starting_after=6\n" in err
 
 
 def test_demo_with_a_chat_recording(capsys: pytest.CaptureFixture[str]) -> None:
