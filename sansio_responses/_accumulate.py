@@ -140,6 +140,8 @@ class Accumulator:
         #: Track partial JSON for output_text too (structured outputs); tool arguments always are.
         self.structured_text = False
         self._last_json_text: Text | None = None
+        self._text_key: tuple[Any, Any, Any] | None = None
+        self._text_cache: tuple[dict[str, Any], Text] = ({}, Text())
         self._handlers: dict[str, Callable[[dict[str, Any]], Text | None]] = {
             "response.created": self._lifecycle,
             "response.queued": self._lifecycle,
@@ -190,11 +192,21 @@ class Accumulator:
 
     # -- entry point -------------------------------------------------------------------------
 
+    def text_delta(self, event: dict[str, Any]) -> Text:
+        """Apply a ``response.output_text.delta`` (the hot path: called directly by the stream)."""
+        self.version += 1
+        return self._output_text_delta(event)
+
     def apply(self, event_type: str, event: dict[str, Any]) -> Text | None:
+        self.version += 1
+        if event_type == "response.output_text.delta":
+            return self._output_text_delta(event)
         handler = self._handlers.get(event_type)
         if handler is None:
+            self.version -= 1
             return None
-        self.version += 1
+        # Anything but a text delta may replace the item or part the cached text lives in.
+        self._text_key = None
         return handler(event)
 
     def output(self) -> list[Any]:
@@ -341,11 +353,19 @@ class Accumulator:
         return None if self._last_json_text is None else self._last_json_text.json
 
     def _output_text_delta(self, event: dict[str, Any]) -> Text:
-        part = self._message_part(event, _new_output_text)
-        text = _text_of(part, "text", self.structured_text)
-        if text.json is not None:
-            self._last_json_text = text
-        delta = event.get("delta")
+        get = event.get
+        key = (get("item_id"), get("output_index"), get("content_index"))
+        if key == self._text_key:
+            # The common case: the same part as the previous delta (nothing replaced it since).
+            part, text = self._text_cache
+        else:
+            part = self._message_part(event, _new_output_text)
+            text = _text_of(part, "text", self.structured_text)
+            if text.json is not None:
+                self._last_json_text = text
+            self._text_key = key
+            self._text_cache = (part, text)
+        delta = get("delta")
         if type(delta) is str:
             text.append(delta)
         logprobs = event.get("logprobs")

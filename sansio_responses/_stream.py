@@ -31,7 +31,14 @@ from typing import Any
 from ._accumulate import Accumulator, Text
 from ._base import DEFAULT_MAX_DIAGNOSTICS, EventStreamBase, JSONLoads
 from ._errors import LocalProtocolError, RemoteProtocolError, SchemaError, TruncatedStream, excerpt
-from ._events import ResponseStreamEvent, _set_lazy, parse_event
+from ._events import (
+    _BUILDERS,
+    EVENT_TYPES,
+    ResponseStreamEvent,
+    ResponseTextDeltaEvent,
+    _set_lazy,
+    parse_event,
+)
 from ._models import Response
 from ._parsing import function_tool_parsers, make_parser
 from ._sse import DEFAULT_MAX_EVENT_SIZE, ServerSentEvent
@@ -73,6 +80,18 @@ STATE_TABLE: tuple[tuple[str, str, str, str], ...] = (
 
 #: How many sequence numbers above the contiguous prefix are remembered for duplicate detection.
 _MAX_SEEN = 65536
+
+
+# The slot setters of the events that carry lazy ``snapshot`` / ``parsed`` helpers: writing the
+# frozen slots directly is several times cheaper per delta than a generic setattr helper.
+_LAZY_SETTERS: dict[type[Any], tuple[Callable[[Any, Any], None], Callable[[Any, Any], None]]] = {
+    cls: (cls._snapshot_fn.__set__, cls._parsed_fn.__set__)
+    for cls in EVENT_TYPES.values()
+    if hasattr(cls, "_snapshot_fn") and hasattr(cls, "_parsed_fn")
+}
+
+
+_TEXT_DELTA_SNAPSHOT, _TEXT_DELTA_PARSED = _LAZY_SETTERS[ResponseTextDeltaEvent]
 
 
 def _prefix_fn(text: Text, n: int) -> Callable[[], str]:
@@ -275,9 +294,15 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
             self._done_marker = True
             self._note("done-marker", "data: [DONE] on a Responses stream", offset=offset)
             return
-        obj = self._load_object(data, offset)
         try:
-            event = parse_event(obj)
+            obj = self._loads(data)
+        except (ValueError, RecursionError):
+            obj = self._load_object(data, offset)  # raises the located error
+        if type(obj) is not dict:
+            obj = self._load_object(data, offset)  # raises the located error
+        build = _BUILDERS.get(obj.get("type"))  # parse_event, minus a call on the hot path
+        try:
+            event = parse_event(obj) if build is None else build(obj)
         except SchemaError as exc:
             seq = obj.get("sequence_number")
             raise RemoteProtocolError(
@@ -301,7 +326,10 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
             self._note("keepalive-event", f"{etype!r} event", sequence_number=seq, offset=offset)
             out.append(event)
             return
-        if seq is None:
+        tracker = self._seq
+        if seq is not None and seq == tracker.floor + 1 and tracker.last == tracker.floor:
+            tracker.floor = tracker.last = seq  # the common case: the next number, no holes
+        elif seq is None:
             self._note(
                 "missing-sequence-number",
                 f"{etype!r} event has no sequence_number",
@@ -309,7 +337,7 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
             )
         elif not self._check_sequence(seq, etype, offset):
             return
-        if self._events_applied == 0 and not self._resuming and etype not in _LIFECYCLE:
+        if not self._events_applied and not self._resuming and etype not in _LIFECYCLE:
             self._note(
                 "missing-response-created",
                 f"the stream starts with {etype!r}, not response.created",
@@ -324,7 +352,15 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
                 offset=offset,
             )
         self._events_applied += 1
-        self._apply(event, obj)
+        if etype == "response.output_text.delta":
+            # The bulk of every stream, handled inline (same effect as _apply's general branch).
+            text = self._acc.text_delta(obj)
+            prefix = _prefix_fn(text, text.length)
+            _TEXT_DELTA_SNAPSHOT(event, prefix)
+            if text.json is not None:
+                _TEXT_DELTA_PARSED(event, text.json.reader(prefix))
+        else:
+            self._apply(event, obj)
         out.append(event)
 
     def _check_sequence(self, seq: int, etype: str, offset: int) -> bool:
@@ -373,14 +409,13 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
                 self._detect_structured(obj)
             text = self._acc.apply(etype, obj)
             if text is not None:
-                n = text.length
-                prefix = _prefix_fn(text, n)
-                lazy = text.json
-                _set_lazy(
-                    event,
-                    snapshot_fn=prefix,
-                    parsed_fn=None if lazy is None else lazy.reader(prefix),
-                )
+                setters = _LAZY_SETTERS.get(type(event))
+                if setters is not None:
+                    n = text.length
+                    prefix = _prefix_fn(text, n)
+                    setters[0](event, prefix)
+                    if text.json is not None:
+                        setters[1](event, text.json.reader(prefix))
             elif etype in _FINAL_PARSE:
                 self._attach_final_parse(event, obj)
             return
