@@ -28,6 +28,7 @@ from sansio_responses._transport import (
     ConnectTimeout,
     Exchange,
     IdleTimeout,
+    StreamHandle,
     TransportError,
 )
 
@@ -47,21 +48,17 @@ def _failure(
     return ConnectionDropped(f"connection to {where} failed: {exc!r}")
 
 
-class EventStream:
+class EventStream(StreamHandle):
     """The events of one stream, read through aiohttp as the consumer iterates (``async for``).
 
-    Attributes:
-        stream: the core stream (``snapshot()``, ``outcome``, ``diagnostics``).
+    ``stream`` is the core stream (``snapshot()``, ``outcome``, ``diagnostics``); see
+    :class:`StreamHandle` for ``status_code``, ``headers`` and ``resumes``.
     """
 
     def __init__(self, x: Exchange, session: aiohttp.ClientSession,
                  timeouts: tuple[float | None, float | None]) -> None:  # fmt: skip
-        self._x, self.stream, self._session, self._timeouts = x, x.stream, session, timeouts
+        self._x, self._session, self._timeouts = x, session, timeouts
         self._response: aiohttp.ClientResponse | None = None
-
-    status_code = property(lambda self: self._x.status_code, doc="Status of the latest response.")
-    headers = property(lambda self: self._x.headers, doc="Lower-case headers of the latest head.")
-    resumes = property(lambda self: self._x.resumes, doc="How many resume requests were sent.")
 
     def __aiter__(self) -> EventStream:
         return self

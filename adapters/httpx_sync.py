@@ -24,6 +24,7 @@ from sansio_responses._transport import (
     ConnectTimeout,
     Exchange,
     IdleTimeout,
+    StreamHandle,
     TransportError,
 )
 
@@ -43,23 +44,19 @@ def _failure(
     return ConnectionDropped(f"connection to {where} failed: {exc}")
 
 
-class EventStream:
+class EventStream(StreamHandle):
     """The events of one stream, read through httpx as the consumer iterates.
 
-    Attributes:
-        stream: the core stream (``snapshot()``, ``outcome``, ``diagnostics``).
+    ``stream`` is the core stream (``snapshot()``, ``outcome``, ``diagnostics``); see
+    :class:`StreamHandle` for ``status_code``, ``headers`` and ``resumes``.
     """
 
     def __init__(
         self, x: Exchange, client: httpx.Client, timeouts: tuple[float | None, ...]
     ) -> None:
-        self._x, self.stream, self._client, self._timeouts = x, x.stream, client, timeouts
+        self._x, self._client, self._timeouts = x, client, timeouts
         self._exit = contextlib.ExitStack()
         self._chunks: Iterator[bytes] = iter(())
-
-    status_code = property(lambda self: self._x.status_code, doc="Status of the latest response.")
-    headers = property(lambda self: self._x.headers, doc="Lower-case headers of the latest head.")
-    resumes = property(lambda self: self._x.resumes, doc="How many resume requests were sent.")
 
     def __iter__(self) -> Iterator[Any]:
         return self

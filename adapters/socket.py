@@ -25,6 +25,7 @@ from sansio_responses._transport import (
     ConnectTimeout,
     Exchange,
     IdleTimeout,
+    StreamHandle,
     TransportError,
 )
 
@@ -33,24 +34,21 @@ from ._h11 import H11Exchange, default_ssl_context
 __all__ = ["EventStream", "open_stream"]
 
 
-class EventStream:
+class EventStream(StreamHandle):
     """The events of one stream, read from a socket as the consumer iterates.
 
-    Attributes:
-        stream: the core stream (``snapshot()``, ``outcome``, ``diagnostics``).
+    ``stream`` is the core stream (``snapshot()``, ``outcome``, ``diagnostics``); see
+    :class:`StreamHandle` for ``status_code``, ``headers`` and ``resumes``.
     """
 
     def __init__(self, x: Exchange, connect_timeout: float | None, idle_timeout: float | None,
                  ssl_context: ssl.SSLContext | None) -> None:  # fmt: skip
-        self._x, self.stream = x, x.stream
+        self._x = x
         self._timeouts = connect_timeout, idle_timeout
         self._ssl = ssl_context
         self._sock: socket.socket | None = None
         self._h: H11Exchange | None = None
-
-    status_code = property(lambda self: self._x.status_code, doc="Status of the latest response.")
-    headers = property(lambda self: self._x.headers, doc="Lower-case headers of the latest head.")
-    resumes = property(lambda self: self._x.resumes, doc="How many resume requests were sent.")
+        self._out = b""
 
     def __iter__(self) -> Iterator[Any]:
         return self
@@ -67,8 +65,12 @@ class EventStream:
         if self._x.state == "connect":
             self.close()
             self._connect(self._x.begin())
+            return
         assert self._sock is not None and self._h is not None
         try:
+            if self._out:  # the request, sent under the idle timeout like any other I/O
+                self._sock.sendall(self._out)
+                self._out = b""
             data = self._sock.recv(READ_SIZE)
         except TimeoutError:
             failure: TransportError = IdleTimeout(
@@ -94,7 +96,7 @@ class EventStream:
                     self._sock = context.wrap_socket(self._sock, server_hostname=request.host)
                 self._sock.settimeout(self._timeouts[1])
                 self._h = H11Exchange(self._x, request)
-                self._sock.sendall(self._h.request_bytes)
+                self._out = self._h.request_bytes
             except TimeoutError:
                 raise ConnectTimeout(
                     f"no connection to {self._where} within {self._timeouts[0]} s"

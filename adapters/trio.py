@@ -32,6 +32,7 @@ from sansio_responses._transport import (
     ConnectTimeout,
     Exchange,
     IdleTimeout,
+    StreamHandle,
     TransportError,
 )
 
@@ -44,23 +45,20 @@ def _limit(seconds: float | None) -> float:
     return math.inf if seconds is None else seconds
 
 
-class EventStream:
+class EventStream(StreamHandle):
     """The events of one stream, read with trio as the consumer iterates (``async for``).
 
-    Attributes:
-        stream: the core stream (``snapshot()``, ``outcome``, ``diagnostics``).
+    ``stream`` is the core stream (``snapshot()``, ``outcome``, ``diagnostics``); see
+    :class:`StreamHandle` for ``status_code``, ``headers`` and ``resumes``.
     """
 
     def __init__(self, x: Exchange, timeouts: tuple[float | None, float | None],
                  ssl_context: ssl.SSLContext | None) -> None:  # fmt: skip
-        self._x, self.stream, self._timeouts, self._ssl = x, x.stream, timeouts, ssl_context
+        self._x, self._timeouts, self._ssl = x, timeouts, ssl_context
         self._conn: trio.abc.Stream | None = None
         self._h: H11Exchange | None = None
+        self._out = b""
         self._where = ""
-
-    status_code = property(lambda self: self._x.status_code, doc="Status of the latest response.")
-    headers = property(lambda self: self._x.headers, doc="Lower-case headers of the latest head.")
-    resumes = property(lambda self: self._x.resumes, doc="How many resume requests were sent.")
 
     def __aiter__(self) -> EventStream:
         return self
@@ -82,6 +80,9 @@ class EventStream:
         idle = self._timeouts[1]
         try:
             with trio.fail_after(_limit(idle)):
+                if self._out:  # the request, sent under the idle timeout like any other I/O
+                    await self._conn.send_all(self._out)
+                    self._out = b""
                 data = await self._conn.receive_some(READ_SIZE)
         except trio.TooSlowError:
             failure: TransportError = IdleTimeout(
@@ -108,8 +109,7 @@ class EventStream:
                     )
                     await tls.do_handshake()
             self._h = H11Exchange(self._x, request)
-            with trio.fail_after(_limit(self._timeouts[1])):
-                await self._conn.send_all(self._h.request_bytes)
+            self._out = self._h.request_bytes
         except trio.TooSlowError:
             failure: TransportError = ConnectTimeout(f"no connection to {self._where} in time")
         except (trio.BrokenResourceError, OSError) as exc:

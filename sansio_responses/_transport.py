@@ -51,6 +51,7 @@ __all__ = [
     "Exchange",
     "IdleTimeout",
     "ResumePolicy",
+    "StreamHandle",
     "TransportError",
     "new_stream",
 ]
@@ -377,7 +378,9 @@ class Exchange:
                     self._pending.extend(self.stream.close())
                 except ProtocolError as exc:
                     self._pending.extend(getattr(exc, "events", ()))
-                    failure.__cause__ = exc
+                    exc.__context__ = None  # may be *failure* itself: no cycle in the chain
+                    if failure.__cause__ is None:  # keep a lower-level cause (OSError, ...)
+                        failure.__cause__ = exc
         self._fail(failure)
 
     def _fail(self, exc: BaseException) -> None:
@@ -386,3 +389,30 @@ class Exchange:
             self._deferred = exc
         else:
             raise exc
+
+
+class StreamHandle:
+    """What the events object of every adapter offers besides iteration; adapters subclass it and
+    set ``_x`` to their :class:`Exchange`."""
+
+    _x: Exchange
+
+    @property
+    def stream(self) -> CoreStream:
+        """The core stream: ``snapshot()``, ``outcome``, ``diagnostics``."""
+        return self._x.stream
+
+    @property
+    def status_code(self) -> int | None:
+        """The status of the latest response (``None`` before the head)."""
+        return self._x.status_code
+
+    @property
+    def headers(self) -> tuple[tuple[str, str], ...]:
+        """The headers of the latest response, names lower-cased."""
+        return self._x.headers
+
+    @property
+    def resumes(self) -> int:
+        """How many resume requests were sent."""
+        return self._x.resumes

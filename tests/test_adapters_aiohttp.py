@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
 import aiohttp
@@ -21,13 +22,16 @@ from sansio_responses._requests import Request
 from sansio_responses.testing import ResponsesServer, Script, StreamBuilder
 
 
-async def acollect(request: Request, **options: Any) -> Result:
+async def acollect(
+    request: Request, on_event: Callable[[int], None] = lambda n: None, **options: Any
+) -> Result:
     events: list[Any] = []
     handle = None
     try:
         async with open_stream(request, **options) as handle:
             async for event in handle:
                 events.append(event)
+                on_event(len(events))
     except Exception as exc:
         return Result(events, handle, exc)
     return Result(events, handle, None)
@@ -36,7 +40,7 @@ async def acollect(request: Request, **options: Any) -> Result:
 @pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_case(server: ResponsesServer, case: Case) -> None:  # noqa: F811
     request, options = case.setup(server)
-    case.check(asyncio.run(acollect(request, **options)), server)
+    case.check(asyncio.run(acollect(request, case.hook(server), **options)), server)
 
 
 def test_leaving_early_closes_the_connection(server: ResponsesServer) -> None:  # noqa: F811

@@ -99,7 +99,10 @@ def snapshot_dict(stream: Any) -> Any:
 def no_secret(result: Result) -> None:
     """The API key appears in no str/repr of the raised error, its cause or context."""
     exc: BaseException | None = result.error
+    seen: list[BaseException] = []
     while exc is not None:
+        assert all(exc is not old for old in seen), "a cycle in the exception chain"
+        seen.append(exc)
         assert API_KEY not in str(exc) and API_KEY not in repr(exc), exc
         exc = exc.__cause__ or exc.__context__
 
@@ -113,11 +116,18 @@ def fail(result: Result) -> BaseException:
 @attrs.define
 class Case:
     """One scripted exchange: ``setup(server)`` returns the request and adapter options;
-    ``check(result, server)`` asserts on what the adapter produced."""
+    ``check(result, server)`` asserts on what the adapter produced; ``during(server, n)``, when
+    given, runs in the consumer after its n-th event."""
 
     id: str
     setup: Callable[[ResponsesServer], tuple[Request, dict[str, Any]]]
     check: Callable[[Result, ResponsesServer], None]
+    during: Callable[[ResponsesServer, int], None] | None = None
+
+    def hook(self, server: ResponsesServer) -> Callable[[int], None]:
+        """Called by ``collect`` with the number of events received so far, after each one."""
+        during = self.during
+        return (lambda n: during(server, n)) if during is not None else (lambda n: None)
 
 
 def _responses(server: ResponsesServer, background: bool = False) -> Request:
@@ -394,7 +404,26 @@ def _refused_check(result: Result, server: ResponsesServer) -> None:
     assert isinstance(exc, ConnectError) and result.handle is None
 
 
+def _gone_setup(server: ResponsesServer) -> tuple[Request, dict[str, Any]]:
+    body = StreamBuilder(background=True).text("a b c d e f", chunks=6).completed().to_sse()
+    server.enqueue(Script(body, stall_after_events=3, stall_seconds=60))
+    return _responses(server, background=True), {"max_resume_attempts": 2, "connect_timeout": 5}
+
+
+def _gone_during(server: ResponsesServer, n: int) -> None:
+    if n == 3:
+        server.stop()  # the connection drops, and every resume finds nobody listening
+
+
+def _gone_check(result: Result, server: ResponsesServer) -> None:
+    exc = fail(result)
+    assert isinstance(exc, ConnectError) and exc.attempts == 2
+    assert result.handle.resumes == 2 and len(result.events) == 3
+    assert result.handle.stream.outcome == "truncated"
+
+
 SINGLE_CASES = [
+    Case("server-gone-during-resume", _gone_setup, _gone_check, _gone_during),
     Case("idle-timeout", _stall_setup, _stall_check),
     Case("idle-timeout-head", _head_stall_setup, _head_stall_check),
     Case("json-2xx", _json_setup, _json_check),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -20,13 +21,16 @@ from sansio_responses._requests import Request
 from sansio_responses.testing import ResponsesServer, Script, StreamBuilder
 
 
-def collect(request: Request, **options: Any) -> Result:
+def collect(
+    request: Request, on_event: Callable[[int], None] = lambda n: None, **options: Any
+) -> Result:
     events: list[Any] = []
     handle = None
     try:
         with open_stream(request, **options) as handle:
             for event in handle:
                 events.append(event)
+                on_event(len(events))
     except Exception as exc:
         return Result(events, handle, exc)
     return Result(events, handle, None)
@@ -35,7 +39,7 @@ def collect(request: Request, **options: Any) -> Result:
 @pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_case(server: ResponsesServer, case: Case) -> None:  # noqa: F811
     request, options = case.setup(server)
-    case.check(collect(request, **options), server)
+    case.check(collect(request, case.hook(server), **options), server)
 
 
 def test_leaving_early_returns_the_connection(server: ResponsesServer) -> None:  # noqa: F811

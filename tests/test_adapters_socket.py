@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import ssl
 import warnings
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -27,13 +28,16 @@ from sansio_responses._transport import ConnectError
 from sansio_responses.testing import ResponsesServer, Script, StreamBuilder
 
 
-def collect(request: Request, **options: Any) -> Result:
+def collect(
+    request: Request, on_event: Callable[[int], None] = lambda n: None, **options: Any
+) -> Result:
     events: list[Any] = []
     handle = None
     try:
         with open_stream(request, **options) as handle:
             for event in handle:
                 events.append(event)
+                on_event(len(events))
     except Exception as exc:
         return Result(events, handle, exc)
     return Result(events, handle, None)
@@ -42,7 +46,7 @@ def collect(request: Request, **options: Any) -> Result:
 @pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_case(server: ResponsesServer, case: Case) -> None:  # noqa: F811
     request, options = case.setup(server)
-    case.check(collect(request, **options), server)
+    case.check(collect(request, case.hook(server), **options), server)
 
 
 def test_tls_with_a_local_ca(server: ResponsesServer) -> None:  # noqa: F811

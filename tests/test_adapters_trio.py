@@ -6,6 +6,7 @@ from __future__ import annotations
 import gc
 import ssl
 import warnings
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -29,13 +30,16 @@ from sansio_responses._transport import ConnectError
 from sansio_responses.testing import ResponsesServer, Script, StreamBuilder
 
 
-async def collect(request: Request, **options: Any) -> Result:
+async def collect(
+    request: Request, on_event: Callable[[int], None] = lambda n: None, **options: Any
+) -> Result:
     events: list[Any] = []
     handle = None
     try:
         async with open_stream(request, **options) as handle:
             async for event in handle:
                 events.append(event)
+                on_event(len(events))
     except Exception as exc:
         return Result(events, handle, exc)
     return Result(events, handle, None)
@@ -45,7 +49,7 @@ async def collect(request: Request, **options: Any) -> Result:
 @pytest.mark.parametrize("case", CASES, ids=case_id)
 async def test_case(server: ResponsesServer, case: Case) -> None:  # noqa: F811
     request, options = case.setup(server)
-    case.check(await collect(request, **options), server)
+    case.check(await collect(request, case.hook(server), **options), server)
 
 
 @pytest.mark.trio
