@@ -499,6 +499,18 @@ def targets(results: list[Result], big: int, small: int, huge: int) -> str:
         ".2f",
         False,
     )
+    f_huge = _find(results, "floor", "text", huge, 4 * KIB)
+    f_small = _find(results, "floor", "text", small, 4 * KIB)
+    # Context for the line above: the floor's own drift with size on this machine.
+    line(
+        f"(context) floor µs/event at N={huge:,} / at N={small:,}",
+        f_huge.us_per_event / f_small.us_per_event  # type: ignore[operator]
+        if f_huge and f_small
+        else None,
+        1.25 + 1e-12,
+        ".2f",
+        False,
+    )
     one = [r for r in results if r.peer == "ours+snapshot" and r.case.chunk == 1 and r.seconds]
     ratio = None
     if one:
