@@ -14,52 +14,25 @@ import ssl
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from sansio_responses import _transport as t
 from sansio_responses._requests import Request
-from sansio_responses._transport import (
-    DEFAULT_CONNECT_TIMEOUT,
-    DEFAULT_IDLE_TIMEOUT,
-    DEFAULT_MAX_RESUME_ATTEMPTS,
-    READ_SIZE,
-    ConnectError,
-    ConnectionDropped,
-    ConnectTimeout,
-    Exchange,
-    IdleTimeout,
-    StreamHandle,
-    TransportError,
-)
 
 from ._h11 import H11Exchange, default_ssl_context
 
 __all__ = ["EventStream", "open_stream"]
 
 
-class EventStream(StreamHandle):
-    """The events of one stream, read from a socket as the consumer iterates.
+class EventStream(t.EventIterator):
+    """The events of one stream, read from a socket as the consumer iterates. ``stream`` is the
+    core stream; see :class:`StreamHandle` for ``status_code``, ``headers`` and ``resumes``."""
 
-    ``stream`` is the core stream (``snapshot()``, ``outcome``, ``diagnostics``); see
-    :class:`StreamHandle` for ``status_code``, ``headers`` and ``resumes``.
-    """
-
-    def __init__(self, x: Exchange, connect_timeout: float | None, idle_timeout: float | None,
+    def __init__(self, x: t.Exchange, connect_timeout: float | None, idle_timeout: float | None,
                  ssl_context: ssl.SSLContext | None) -> None:  # fmt: skip
-        self._x = x
-        self._timeouts = connect_timeout, idle_timeout
-        self._ssl = ssl_context
+        self._x, self._ssl = x, ssl_context
+        self._connect_timeout, self._idle_timeout = connect_timeout, idle_timeout
         self._sock: socket.socket | None = None
         self._h: H11Exchange | None = None
         self._out = b""
-
-    def __iter__(self) -> Iterator[Any]:
-        return self
-
-    def __next__(self) -> Any:
-        while (event := self._x.pop()) is None:
-            if self._x.state == "finished":
-                self.close()
-                raise StopIteration
-            self._step()
-        return event
 
     def _step(self) -> None:
         if self._x.state == "connect":
@@ -71,41 +44,35 @@ class EventStream(StreamHandle):
             if self._out:  # the request, sent under the idle timeout like any other I/O
                 self._sock.sendall(self._out)
                 self._out = b""
-            data = self._sock.recv(READ_SIZE)
+            data = self._sock.recv(t.READ_SIZE)
         except TimeoutError:
-            failure: TransportError = IdleTimeout(
-                f"no bytes from {self._where} for {self._timeouts[1]} s", timeout=self._timeouts[1]
-            )
+            error = t.failure("idle", self._x.request, timeout=self._idle_timeout)
         except OSError as exc:
-            failure = ConnectionDropped(f"connection to {self._where} failed: {exc}")
+            error = t.failure("dropped", self._x.request, cause=exc)
         else:
             self._h.receive(data)
             return
         self.close()
-        self._x.on_error(failure)
+        self._x.on_error(error)
 
     def _connect(self, request: Request) -> None:
-        self._where = f"{request.host}:{request.port}"
         try:
-            try:
-                self._sock = socket.create_connection(
-                    (request.host, request.port), self._timeouts[0]
-                )
-                if request.scheme == "https":
-                    context = self._ssl or default_ssl_context()
-                    self._sock = context.wrap_socket(self._sock, server_hostname=request.host)
-                self._sock.settimeout(self._timeouts[1])
-                self._h = H11Exchange(self._x, request)
-                self._out = self._h.request_bytes
-            except TimeoutError:
-                raise ConnectTimeout(
-                    f"no connection to {self._where} within {self._timeouts[0]} s"
-                ) from None
-            except OSError as exc:
-                raise ConnectError(f"cannot connect to {self._where}: {exc}") from exc
-        except ConnectError as failure:
-            self.close()
-            self._x.on_error(failure)
+            address = (request.host, request.port)
+            self._sock = socket.create_connection(address, self._connect_timeout)
+            if request.scheme == "https":
+                context = self._ssl or default_ssl_context()
+                self._sock = context.wrap_socket(self._sock, server_hostname=request.host)
+            self._sock.settimeout(self._idle_timeout)
+        except TimeoutError:
+            error = t.failure("connect-timeout", request, timeout=self._connect_timeout)
+        except OSError as exc:
+            error = t.failure("connect", request, cause=exc)
+        else:
+            self._h = H11Exchange(self._x, request)
+            self._out = self._h.request_bytes
+            return
+        self.close()
+        self._x.on_error(error)
 
     def close(self) -> None:
         """Close the connection (idempotent)."""
@@ -118,9 +85,9 @@ class EventStream(StreamHandle):
 def open_stream(
     request: Request,
     *,
-    connect_timeout: float | None = DEFAULT_CONNECT_TIMEOUT,
-    idle_timeout: float | None = DEFAULT_IDLE_TIMEOUT,
-    max_resume_attempts: int = DEFAULT_MAX_RESUME_ATTEMPTS,
+    connect_timeout: float | None = t.DEFAULT_CONNECT_TIMEOUT,
+    idle_timeout: float | None = t.DEFAULT_IDLE_TIMEOUT,
+    max_resume_attempts: int = t.DEFAULT_MAX_RESUME_ATTEMPTS,
     stream_options: Mapping[str, Any] | None = None,
     ssl_context: ssl.SSLContext | None = None,
 ) -> Iterator[EventStream]:
@@ -133,11 +100,10 @@ def open_stream(
     *ssl_context* defaults to ``ssl.create_default_context()`` (certificates verified). The socket
     is closed on leaving the block.
     """
-    x = Exchange(request, max_resume_attempts=max_resume_attempts, stream_options=stream_options)
+    x = t.Exchange(request, max_resume_attempts=max_resume_attempts, stream_options=stream_options)
     events = EventStream(x, connect_timeout, idle_timeout, ssl_context)
     try:
-        while x.state in ("connect", "head", "error-body"):
-            events._step()
+        events._start()
         yield events
     finally:
         events.close()

@@ -21,55 +21,27 @@ from typing import Any
 
 import trio
 
+from sansio_responses import _transport as t
 from sansio_responses._requests import Request
-from sansio_responses._transport import (
-    DEFAULT_CONNECT_TIMEOUT,
-    DEFAULT_IDLE_TIMEOUT,
-    DEFAULT_MAX_RESUME_ATTEMPTS,
-    READ_SIZE,
-    ConnectError,
-    ConnectionDropped,
-    ConnectTimeout,
-    Exchange,
-    IdleTimeout,
-    StreamHandle,
-    TransportError,
-)
 
 from ._h11 import H11Exchange, default_ssl_context
 
 __all__ = ["EventStream", "open_stream"]
 
 
-def _limit(seconds: float | None) -> float:
-    return math.inf if seconds is None else seconds
+class EventStream(t.AsyncEventIterator):
+    """The events of one stream, read with trio as the consumer iterates. ``stream`` is the core
+    stream; see :class:`StreamHandle` for ``status_code``, ``headers`` and ``resumes``."""
 
-
-class EventStream(StreamHandle):
-    """The events of one stream, read with trio as the consumer iterates (``async for``).
-
-    ``stream`` is the core stream (``snapshot()``, ``outcome``, ``diagnostics``); see
-    :class:`StreamHandle` for ``status_code``, ``headers`` and ``resumes``.
-    """
-
-    def __init__(self, x: Exchange, timeouts: tuple[float | None, float | None],
+    def __init__(self, x: t.Exchange, connect_timeout: float | None, idle_timeout: float | None,
                  ssl_context: ssl.SSLContext | None) -> None:  # fmt: skip
-        self._x, self._timeouts, self._ssl = x, timeouts, ssl_context
+        self._x, self._ssl = x, ssl_context
+        # No limit is an infinite deadline (which never trips, so never shows in a message).
+        self._connect_timeout = math.inf if connect_timeout is None else connect_timeout
+        self._idle_timeout = math.inf if idle_timeout is None else idle_timeout
         self._conn: trio.abc.Stream | None = None
         self._h: H11Exchange | None = None
         self._out = b""
-        self._where = ""
-
-    def __aiter__(self) -> EventStream:
-        return self
-
-    async def __anext__(self) -> Any:
-        while (event := self._x.pop()) is None:
-            if self._x.state == "finished":
-                await self.aclose()
-                raise StopAsyncIteration
-            await self._step()
-        return event
 
     async def _step(self) -> None:
         if self._x.state == "connect":
@@ -77,29 +49,25 @@ class EventStream(StreamHandle):
             await self._connect(self._x.begin())
             return
         assert self._conn is not None and self._h is not None
-        idle = self._timeouts[1]
         try:
-            with trio.fail_after(_limit(idle)):
+            with trio.fail_after(self._idle_timeout):
                 if self._out:  # the request, sent under the idle timeout like any other I/O
                     await self._conn.send_all(self._out)
                     self._out = b""
-                data = await self._conn.receive_some(READ_SIZE)
+                data = await self._conn.receive_some(t.READ_SIZE)
         except trio.TooSlowError:
-            failure: TransportError = IdleTimeout(
-                f"no bytes from {self._where} for {idle} s", timeout=idle
-            )
+            error = t.failure("idle", self._x.request, timeout=self._idle_timeout)
         except (trio.BrokenResourceError, OSError) as exc:
-            failure = ConnectionDropped(f"connection to {self._where} failed: {exc!r}")
+            error = t.failure("dropped", self._x.request, cause=exc)
         else:
             self._h.receive(data)
             return
         await self.aclose()
-        self._x.on_error(failure)
+        self._x.on_error(error)
 
     async def _connect(self, request: Request) -> None:
-        self._where = f"{request.host}:{request.port}"
         try:
-            with trio.fail_after(_limit(self._timeouts[0])):
+            with trio.fail_after(self._connect_timeout):
                 self._conn = await trio.open_tcp_stream(request.host, request.port)
                 if request.scheme == "https":
                     context = self._ssl or default_ssl_context()
@@ -108,17 +76,16 @@ class EventStream(StreamHandle):
                         self._conn, context, server_hostname=request.host, https_compatible=True
                     )
                     await tls.do_handshake()
+        except trio.TooSlowError:
+            error = t.failure("connect-timeout", request, timeout=self._connect_timeout)
+        except (trio.BrokenResourceError, OSError) as exc:
+            error = t.failure("connect", request, cause=exc)
+        else:
             self._h = H11Exchange(self._x, request)
             self._out = self._h.request_bytes
-        except trio.TooSlowError:
-            failure: TransportError = ConnectTimeout(f"no connection to {self._where} in time")
-        except (trio.BrokenResourceError, OSError) as exc:
-            failure = ConnectError(f"cannot connect to {self._where}: {exc!r}")
-            failure.__cause__ = exc
-        else:
             return
         await self.aclose()
-        self._x.on_error(failure)
+        self._x.on_error(error)
 
     async def aclose(self) -> None:
         """Close the connection (idempotent; works inside a cancelled scope)."""
@@ -131,9 +98,9 @@ class EventStream(StreamHandle):
 async def open_stream(
     request: Request,
     *,
-    connect_timeout: float | None = DEFAULT_CONNECT_TIMEOUT,
-    idle_timeout: float | None = DEFAULT_IDLE_TIMEOUT,
-    max_resume_attempts: int = DEFAULT_MAX_RESUME_ATTEMPTS,
+    connect_timeout: float | None = t.DEFAULT_CONNECT_TIMEOUT,
+    idle_timeout: float | None = t.DEFAULT_IDLE_TIMEOUT,
+    max_resume_attempts: int = t.DEFAULT_MAX_RESUME_ATTEMPTS,
     stream_options: Mapping[str, Any] | None = None,
     ssl_context: ssl.SSLContext | None = None,
 ) -> AsyncIterator[EventStream]:
@@ -146,11 +113,10 @@ async def open_stream(
     *ssl_context* defaults to ``ssl.create_default_context()`` (certificates verified). The
     connection is closed on leaving the block, also when it is cancelled.
     """
-    x = Exchange(request, max_resume_attempts=max_resume_attempts, stream_options=stream_options)
-    events = EventStream(x, (connect_timeout, idle_timeout), ssl_context)
+    x = t.Exchange(request, max_resume_attempts=max_resume_attempts, stream_options=stream_options)
+    events = EventStream(x, connect_timeout, idle_timeout, ssl_context)
     try:
-        while x.state in ("connect", "head", "error-body"):
-            await events._step()
+        await events._start()
         yield events
     finally:
         await events.aclose()

@@ -51,8 +51,11 @@ __all__ = [
     "Exchange",
     "IdleTimeout",
     "ResumePolicy",
+    "AsyncEventIterator",
+    "EventIterator",
     "StreamHandle",
     "TransportError",
+    "failure",
     "new_stream",
 ]
 
@@ -391,9 +394,37 @@ class Exchange:
             raise exc
 
 
+def failure(
+    kind: Literal["connect", "connect-timeout", "idle", "dropped"],
+    request: Request,
+    *,
+    timeout: float | None = None,
+    cause: BaseException | None = None,
+) -> TransportError:
+    """The :class:`TransportError` an adapter raises for what its HTTP library reported.
+
+    *kind*: ``"connect"`` (:class:`ConnectError`), ``"connect-timeout"`` (:class:`ConnectTimeout`),
+    ``"idle"`` (:class:`IdleTimeout`) or ``"dropped"`` (:class:`ConnectionDropped`). The message
+    names the host and port only; *cause*, the library's exception, becomes ``__cause__``.
+    """
+    where = f"{request.host}:{request.port}"
+    detail = f": {cause!r}" if cause is not None else ""
+    error: TransportError
+    if kind == "connect-timeout":
+        error = ConnectTimeout(f"no connection to {where} within {timeout} s")
+    elif kind == "connect":
+        error = ConnectError(f"cannot connect to {where}{detail}")
+    elif kind == "idle":
+        error = IdleTimeout(f"no bytes from {where} for {timeout} s", timeout=timeout)
+    else:
+        error = ConnectionDropped(f"the connection to {where} dropped{detail}")
+    error.__cause__ = cause
+    return error
+
+
 class StreamHandle:
-    """What the events object of every adapter offers besides iteration; adapters subclass it and
-    set ``_x`` to their :class:`Exchange`."""
+    """What the events object of every adapter offers besides iteration. Adapters set ``_x`` to
+    their :class:`Exchange`."""
 
     _x: Exchange
 
@@ -416,3 +447,65 @@ class StreamHandle:
     def resumes(self) -> int:
         """How many resume requests were sent."""
         return self._x.resumes
+
+    @property
+    def _opening(self) -> bool:
+        # Before the head of the first response has been judged: open_stream steps until then,
+        # so that HTTP errors are raised on entering the block.
+        return self._x.state in ("connect", "head", "error-body")
+
+
+class EventIterator(StreamHandle):
+    """Base of the blocking adapters' events objects: iterating pulls events from the exchange,
+    calling the adapter's ``_step`` (one connect or one read) whenever none is buffered."""
+
+    def __iter__(self) -> EventIterator:
+        return self
+
+    def __next__(self) -> Any:
+        while (event := self._x.pop()) is None:
+            if self._x.state == "finished":
+                self.close()
+                raise StopIteration
+            self._step()
+        return event
+
+    def _start(self) -> None:
+        while self._opening:
+            self._step()
+
+    def _step(self) -> None:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Close the connection (idempotent)."""
+        raise NotImplementedError
+
+
+class AsyncEventIterator(StreamHandle):
+    """Base of the async adapters' events objects: ``__anext__`` is a plain coroutine method (no
+    async generator is left for the garbage collector to finalize) that awaits the adapter's
+    ``_step`` whenever no event is buffered. It awaits nothing itself, so it serves asyncio and
+    trio alike."""
+
+    def __aiter__(self) -> AsyncEventIterator:
+        return self
+
+    async def __anext__(self) -> Any:
+        while (event := self._x.pop()) is None:
+            if self._x.state == "finished":
+                await self.aclose()
+                raise StopAsyncIteration
+            await self._step()
+        return event
+
+    async def _start(self) -> None:
+        while self._opening:
+            await self._step()
+
+    async def _step(self) -> None:
+        raise NotImplementedError
+
+    async def aclose(self) -> None:
+        """Close the connection (idempotent)."""
+        raise NotImplementedError
