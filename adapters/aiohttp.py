@@ -69,7 +69,7 @@ class EventStream(t.AsyncEventIterator):
         headers.setdefault("accept-encoding", "identity")
         self._response = await self._session.request(
             request.method, request.url, headers=headers, data=request.body,
-            timeout=self._timeout,
+            timeout=self._timeout, allow_redirects=False,  # a 3xx is an APIStatusError
         )  # fmt: skip
         self._x.on_head(self._response.status, self._response.raw_headers)
 

@@ -358,12 +358,15 @@ class Exchange:
 
     def _raise_status(self) -> None:
         assert self.status_code is not None
-        self.state = "finished"
         body = bytes(self._error_body)
-        error = response_error(self.status_code, self.headers, body)
-        if error is not None:
-            self._fail(error)
-        check_content_type(self.status_code, self.headers, body)
+        error: Exception | None = response_error(self.status_code, self.headers, body)
+        if error is None:
+            try:
+                check_content_type(self.status_code, self.headers, body)
+            except UnexpectedContentType as exc:
+                error = exc
+        assert error is not None  # the head was judged an error
+        self._give_up(error)
 
     def _resume_or_fail(self, failure: BaseException) -> None:
         request = self.policy.next_request(self.original, self.stream, failure)
@@ -375,15 +378,19 @@ class Exchange:
             return
         if isinstance(failure, TransportError):
             failure.attempts = self.policy.attempts
-            if self._body_seen and self.stream.outcome is None:
-                # Mark the core stream truncated (outcome, snapshot intact) and chain the reason.
-                try:
-                    self._pending.extend(self.stream.close())
-                except ProtocolError as exc:
-                    self._pending.extend(getattr(exc, "events", ()))
-                    exc.__context__ = None  # may be *failure* itself: no cycle in the chain
-                    if failure.__cause__ is None:  # keep a lower-level cause (OSError, ...)
-                        failure.__cause__ = exc
+        self._give_up(failure)
+
+    def _give_up(self, failure: BaseException) -> None:
+        if self._body_seen and self.stream.outcome is None:
+            # An earlier body was fed (a resume failed): mark the core stream truncated (outcome
+            # set, snapshot intact) and chain that as the reason unless a lower one is known.
+            try:
+                self._pending.extend(self.stream.close())
+            except ProtocolError as exc:
+                self._pending.extend(getattr(exc, "events", ()))
+                exc.__context__ = None  # may be *failure* itself: no cycle in the chain
+                if failure.__cause__ is None:
+                    failure.__cause__ = exc
         self._fail(failure)
 
     def _fail(self, exc: BaseException) -> None:

@@ -422,7 +422,26 @@ def _gone_check(result: Result, server: ResponsesServer) -> None:
     assert result.handle.stream.outcome == "truncated"
 
 
+def _resume_503_setup(server: ResponsesServer) -> tuple[Request, dict[str, Any]]:
+    body = StreamBuilder(background=True).text("a b c d e f", chunks=6).completed().to_sse()
+    overloaded = Script.error(503, "overloaded", type="server_error", retry_after=1)
+    server.enqueue(Script(body, disconnect_after_events=3, resumes=[overloaded]))
+    return _responses(server, background=True), {}
+
+
+def _resume_503_check(result: Result, server: ResponsesServer) -> None:
+    # An HTTP error answering a resume is raised as such (waiting retry-after is the caller's
+    # call); the events before it stay delivered and the stream is marked truncated.
+    exc = fail(result)
+    assert isinstance(exc, InternalServerError) and exc.status_code == 503
+    assert exc.retry_after == 1 and exc.should_retry
+    assert len(result.events) == 3 and result.handle.resumes == 1
+    assert result.handle.stream.outcome == "truncated"
+    assert isinstance(exc.__cause__, sr.TruncatedStream)
+
+
 SINGLE_CASES = [
+    Case("resume-answered-503", _resume_503_setup, _resume_503_check),
     Case("server-gone-during-resume", _gone_setup, _gone_check, _gone_during),
     Case("idle-timeout", _stall_setup, _stall_check),
     Case("idle-timeout-head", _head_stall_setup, _head_stall_check),
