@@ -13,6 +13,9 @@ An adapter owns sockets and timers; everything it must *decide* lives here, so t
   or a transport failure; the exchange judges the head, reads a bounded error body, feeds the core
   stream, buffers the events, and tells the adapter whether to open a new connection (a resume)
   or stop.
+* :class:`EventIterator` / :class:`AsyncEventIterator` are the adapters' events objects minus the
+  I/O: iteration pulls events from the exchange and calls the adapter's one-step ``_step``;
+  :func:`failure` builds the :class:`TransportError` for what an HTTP library reported.
 
 The API key never appears in a message here: requests are only ever shown through their redacting
 ``repr``, and messages name the host, never headers.
