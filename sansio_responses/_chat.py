@@ -29,11 +29,23 @@ so a repeated ``role`` becomes ``"assistantassistant"``, and appends out-of-orde
   objects merged key by key, other values replaced; other choice- and chunk-level fields keep their
   last non-null value, except Azure ``prompt_filter_results``/``prompt_annotations`` (concatenated);
 * ``obfuscation`` is ignored (it stays on the chunk).
+
+Structured outputs and tool arguments (as :class:`ResponsesStream` does for the Responses API):
+with a ``response_format`` each choice's content is tracked as JSON, and every tool call's
+arguments always are. Tracking costs one list append per delta (the chunk sequence number of each
+piece, which is kept rather than compacted); the incremental :class:`PartialJSON` parser runs only
+when a value is read (:meth:`ChatCompletionChunk.content_parsed`,
+:meth:`ChatCompletionChunk.tool_arguments_parsed`, :meth:`ChatCompletionsStream.parsed`,
+:meth:`ChatCompletionsStream.parsed_tool_arguments`), continuing from where it stopped, so reading
+after every chunk is linear over the stream. Final values are parsed from the complete text with
+:func:`parse_json_text` only when the choice ended normally; ``finish_reason: "length"`` (cut off)
+and ``"content_filter"`` give the partial value instead of an error, unlike the official SDK.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Callable, Iterable, Mapping
 from functools import partial
 from typing import Any
 
@@ -54,6 +66,8 @@ from ._chat_models import (
     ToolCallDelta,
 )
 from ._errors import RemoteProtocolError, SchemaError, TruncatedStream, excerpt
+from ._parsing import function_tool_parsers, make_parser, parse_json_text
+from ._partial_json import PartialJSON
 from ._sse import DEFAULT_MAX_EVENT_SIZE, ServerSentEvent
 
 __all__ = ["ChatCompletionsStream", "ChatEvent"]
@@ -73,6 +87,9 @@ _TOOL_KNOWN = ToolCallDelta._KNOWN
 _DELTA_KNOWN = ChoiceDelta._KNOWN
 _CHOICE_KNOWN = ChunkChoice._KNOWN
 _CHUNK_KNOWN = ChatCompletionChunk._KNOWN
+# Finish reasons after which a choice's JSON is complete, so a final parse is meaningful. "length"
+# (max tokens), "content_filter", "error" (OpenRouter) and vendor reasons leave the partial value.
+_COMPLETE_FINISH = frozenset({"stop", "tool_calls", "function_call"})
 
 
 class _Text:
@@ -84,7 +101,7 @@ class _Text:
         self.pieces = [first]
         self.length = len(first)
 
-    def add(self, piece: str) -> None:
+    def add(self, piece: str, seq: int = 0) -> None:
         self.pieces.append(piece)
         self.length += len(piece)
 
@@ -95,6 +112,77 @@ class _Text:
         joined = "".join(pieces)
         self.pieces = [joined]
         return joined
+
+
+class _JSONText(_Text):
+    """A :class:`_Text` holding a JSON document, with its partial value parsed only when read.
+
+    The pieces are kept (not compacted) together with the chunk sequence number of each, so the
+    text as of any chunk is ``pieces[:bisect_right(seqs, seq)]``. One :class:`PartialJSON` is fed
+    the pieces up to the latest count read, continuing from where it stopped: reading the value of
+    every chunk in order costs linear time. Reading an older chunk after a newer one re-parses that
+    prefix from scratch (correct, and only paid by that late read).
+    """
+
+    __slots__ = ("cache", "fed", "joined", "joined_n", "parser", "seqs")
+
+    def __init__(self, first: str, seq: int) -> None:
+        super().__init__(first)
+        self.seqs = [seq]
+        self.joined = first  # "".join(pieces[:joined_n]), extended on read
+        self.joined_n = 1
+        self.parser: PartialJSON | None = None
+        self.fed = 0  # pieces the parser has consumed
+        self.cache: tuple[int, Any] | None = None  # (length, final value)
+
+    def add(self, piece: str, seq: int = 0) -> None:
+        self.pieces.append(piece)
+        self.length += len(piece)
+        self.seqs.append(seq)
+
+    def value(self) -> str:
+        n = len(self.pieces)
+        if self.joined_n != n:
+            self.joined += "".join(self.pieces[self.joined_n :])
+            self.joined_n = n
+        return self.joined
+
+    def count_at(self, seq: int) -> int:
+        """How many pieces the text had right after chunk *seq*."""
+        return bisect_right(self.seqs, seq)
+
+    def partial(self, count: int) -> Any:
+        """The best partial value of the first *count* pieces (the parser's live tree)."""
+        if count >= self.fed:
+            parser = self.parser
+            if parser is None:
+                parser = self.parser = PartialJSON()
+            if count > self.fed:
+                feed = parser.feed
+                for piece in self.pieces[self.fed : count]:
+                    feed(piece)
+                self.fed = count
+            return parser.value
+        fresh = PartialJSON()
+        fresh.feed("".join(self.pieces[:count]))
+        return fresh.value
+
+    def latest(self) -> Any:
+        """The best partial value of the whole text so far."""
+        return self.partial(len(self.pieces))
+
+    def final(self, parser: Callable[[Any], Any] | None) -> Any:
+        """The complete text parsed (and converted by *parser*); cached until the text grows.
+
+        Raises :class:`OutputParseError` (with ``raw_text``) for invalid JSON or a value that
+        does not fit.
+        """
+        cached = self.cache
+        if cached is not None and cached[0] == self.length:
+            return cached[1]
+        value = parse_json_text(self.value(), parser)
+        self.cache = (self.length, value)
+        return value
 
 
 def _node(value: Any) -> Any:
@@ -146,12 +234,12 @@ def _materialize(node: Any) -> Any:
 class _ToolCallAcc:
     __slots__ = ("args", "extra", "id", "index", "name", "type")
 
-    def __init__(self, index: int) -> None:
+    def __init__(self, index: int, seq: int) -> None:
         self.index = index
         self.id: str | None = None
         self.type: str | None = None
         self.name: str | None = None
-        self.args = _Text("")
+        self.args = _JSONText("", seq)
         self.extra: dict[str, Any] = {}
 
     def build(self) -> ChatToolCall:
@@ -247,6 +335,16 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
             diagnostic.
         max_diagnostics: how many diagnostics to keep (``diagnostic_counts`` is always complete).
         json_loads: JSON decoder for event data (default :func:`json.loads`).
+        response_format: the request's structured output: a type (an attrs class, dataclass,
+            TypedDict, pydantic model, or any callable taking the decoded JSON, as
+            ``text_format`` in :class:`ResponsesStream`), or the API's ``{"type":
+            "json_schema", ...}`` / ``{"type": "json_object"}`` dict for plain JSON values
+            (``{"type": "text"}`` tracks nothing). Each choice's content is then tracked as JSON:
+            :meth:`ChatCompletionChunk.content_parsed` gives partial values and :meth:`parsed`
+            the final one.
+        tools: the request's tools (Chat or Responses shape, or :class:`FunctionTool`): the final
+            arguments of strict function tools are converted (by the tool's model for a
+            :class:`FunctionTool`), as the official SDK does; other arguments are plain JSON.
 
     Attributes:
         outcome: ``None`` while open, then ``"completed"``, ``"error"`` or ``"truncated"``.
@@ -269,6 +367,8 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
         strict: bool = False,
         max_diagnostics: int = DEFAULT_MAX_DIAGNOSTICS,
         json_loads: JSONLoads | None = None,
+        response_format: object | None = None,
+        tools: Iterable[Mapping[str, Any] | object] | None = None,
     ) -> None:
         super().__init__(
             max_event_size=max_event_size,
@@ -276,6 +376,9 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
             max_diagnostics=max_diagnostics,
             json_loads=json_loads,
         )
+        self.response_format = response_format
+        self._structured, self._format_parser = _format_parser(response_format)
+        self._tool_parsers = function_tool_parsers(tools or ())
         self.error_event: ChatStreamError | None = None
         self.done = False
         self._choices: dict[int, _ChoiceAcc] = {}
@@ -324,6 +427,52 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
         )
         return self._snap
 
+    def parsed(self, choice_index: int = 0) -> Any:
+        """The structured output of a choice: final once it finished with ``"stop"``, else partial.
+
+        Final: the content parsed as JSON and converted to ``response_format`` (an invalid
+        document, or a value that does not fit, raises :class:`OutputParseError` with the raw
+        text, here on read and never from ``feed``). While the choice streams, or when it ended
+        with ``finish_reason`` ``"length"`` / ``"content_filter"``, or the stream ended with an
+        error or truncated, it is the partial value so far (never a parse attempted as if
+        complete): ``finish_reason`` and ``outcome`` say why. ``None`` without a
+        ``response_format``, for an unknown choice and for a choice without content (a refusal).
+        The partial value is the parser's live tree: copy it to keep it.
+        """
+        if not self._structured:
+            return None
+        ch = self._choices.get(choice_index)
+        if ch is None:
+            return None
+        content = ch.content
+        if type(content) is not _JSONText or not content.length:
+            return None
+        if ch.finish_reason == "stop":
+            return content.final(self._format_parser)
+        return content.latest()
+
+    def parsed_tool_arguments(self, choice_index: int = 0) -> list[Any]:
+        """The arguments of each tool call of a choice, in tool-call ``index`` order.
+
+        Final once the choice finished normally (``finish_reason`` ``"tool_calls"``, ``"stop"``
+        or ``"function_call"``): parsed as JSON and, for a strict function tool or a
+        :class:`FunctionTool` given in ``tools``, converted by its parser (invalid JSON or a
+        value that does not fit raises :class:`OutputParseError` with the raw text, on read).
+        Before that, or after ``"length"`` / ``"content_filter"`` / an error, each is the partial
+        value so far (``None`` when nothing has been parsed yet). Empty for an unknown choice.
+        """
+        ch = self._choices.get(choice_index)
+        if ch is None:
+            return []
+        calls = [ch.tool_calls[i] for i in sorted(ch.tool_calls)]
+        if ch.finish_reason in _COMPLETE_FINISH:
+            parsers = self._tool_parsers
+            return [
+                call.args.final(None if call.name is None else parsers.get(call.name))
+                for call in calls
+            ]
+        return [call.args.latest() for call in calls]
+
     # -- EventStreamBase hooks -----------------------------------------------------------------
 
     def _on_message(self, event_type: str, data: str, offset: int, out: list[ChatEvent]) -> None:
@@ -365,7 +514,7 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
         if self.outcome == "error":
             self._note("data-after-error", "a chunk after an error object", offset=offset)
         try:
-            chunk = ChatCompletionChunk.from_dict(obj, partial(self._content_at, self._seq + 1))
+            chunk = ChatCompletionChunk.from_dict(obj, partial(self._view, self._seq + 1))
             self._accumulate(chunk, obj, offset)
         except SchemaError as exc:
             raise RemoteProtocolError(
@@ -450,14 +599,29 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
             self.outcome = "error"
         out.append(event)
 
-    def _content_at(self, seq: int, index: int) -> str | None:
+    def _view(self, seq: int, what: str, index: int, tool_index: int) -> Any:
+        """What a chunk's accessors ask: the state of choice *index* right after chunk *seq*."""
         ch = self._choices.get(index)
-        if ch is None or ch.content is None:
+        if ch is None:
             return None
-        pos = bisect_right(ch.marks_seq, seq) - 1
-        if pos < 0:
-            return None
-        return ch.content.value()[: ch.marks_len[pos]]
+        if what == "content":
+            if ch.content is None:
+                return None
+            pos = bisect_right(ch.marks_seq, seq) - 1
+            if pos < 0:
+                return None
+            return ch.content.value()[: ch.marks_len[pos]]
+        if what == "content_parsed":
+            text = ch.content
+            if type(text) is not _JSONText:
+                return None
+        else:
+            call = ch.tool_calls.get(tool_index)
+            if call is None:
+                return None
+            text = call.args
+        count = text.count_at(seq)
+        return text.partial(count) if count else None
 
     def _accumulate(self, chunk: ChatCompletionChunk, raw: dict[str, Any], offset: int) -> None:
         self._seq += 1
@@ -564,9 +728,11 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
                 )
         if delta.content is not None:
             if ch.content is None:
-                ch.content = _Text(delta.content)
+                ch.content = (
+                    _JSONText(delta.content, seq) if self._structured else _Text(delta.content)
+                )
             else:
-                ch.content.add(delta.content)
+                ch.content.add(delta.content, seq)
             if ch.marks_seq and ch.marks_seq[-1] == seq:
                 ch.marks_len[-1] = ch.content.length
             else:
@@ -597,7 +763,7 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
                 ch.reasoning_details.extend(delta.reasoning_details)
         if delta.tool_calls:
             for t, tc in enumerate(delta.tool_calls):
-                self._accumulate_tool_call(ch, tc, n, t, offset)
+                self._accumulate_tool_call(ch, tc, n, t, seq, offset)
         fc = delta.function_call
         if fc is not None:
             ch.has_function_call = True
@@ -629,7 +795,7 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
             )
 
     def _accumulate_tool_call(
-        self, ch: _ChoiceAcc, tc: ToolCallDelta, n: int, t: int, offset: int
+        self, ch: _ChoiceAcc, tc: ToolCallDelta, n: int, t: int, seq: int, offset: int
     ) -> None:
         index = tc.index
         if index is None:
@@ -640,7 +806,7 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
             )
         acc = ch.tool_calls.get(index)
         if acc is None:
-            acc = ch.tool_calls[index] = _ToolCallAcc(index)
+            acc = ch.tool_calls[index] = _ToolCallAcc(index, seq)
             if index >= ch.next_tool:
                 ch.next_tool = index + 1
         ch.last_tool = index
@@ -670,7 +836,7 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
                         offset=offset,
                     )
             if f.arguments:
-                acc.args.add(f.arguments)
+                acc.args.add(f.arguments, seq)
         raw = tc._raw
         for k in raw:
             if k not in _TOOL_KNOWN:
@@ -726,3 +892,21 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
             offset=offset,
         )
         return last.index
+
+
+def _format_parser(response_format: object | None) -> tuple[bool, Callable[[Any], Any] | None]:
+    """Whether content is tracked as JSON, and the parser of the final value (None: plain JSON)."""
+    if response_format is None:
+        return False, None
+    if isinstance(response_format, Mapping):
+        # The API's response_format parameter ("Create chat completion", response_format).
+        kind = response_format.get("type")
+        if kind in ("json_schema", "json_object"):
+            return True, None
+        if kind == "text":
+            return False, None
+        raise ValueError(
+            "response_format as a dict must have type 'json_schema', 'json_object' or 'text', "
+            f"not {kind!r}"
+        )
+    return True, make_parser(response_format)

@@ -319,17 +319,16 @@ class ChatCompletionChunk(_Wire):
     system_fingerprint: str | None
     service_tier: str | None
     _raw: dict[str, Any] = attrs.field(repr=False)
-    # Set by the stream: returns the content of choice ``index`` as it stood right after this chunk.
+    # Set by the stream: ``view(what, choice_index, tool_call_index)`` answers for the state right
+    # after this chunk (``what`` is "content", "content_parsed" or "tool_arguments_parsed").
     # Excluded from equality so that chunks decoded from the same bytes compare equal.
-    _content_at: Callable[[int], str | None] | None = attrs.field(
-        default=None, eq=False, repr=False
-    )
+    _view: Callable[[str, int, int], Any] | None = attrs.field(default=None, eq=False, repr=False)
 
     @classmethod
     def from_dict(
         cls,
         d: dict[str, Any],
-        content_at: Callable[[int], str | None] | None = None,
+        view: Callable[[str, int, int], Any] | None = None,
     ) -> ChatCompletionChunk:
         """Build from a decoded wire object; raise SchemaError (path from the root) if mistyped."""
         raw_choices = _list(d, "choices", "chunk")
@@ -351,7 +350,7 @@ class ChatCompletionChunk(_Wire):
             _str(d, "system_fingerprint", "chunk"),
             _str(d, "service_tier", "chunk"),
             d,
-            content_at,
+            view,
         )
 
     @property
@@ -369,9 +368,42 @@ class ChatCompletionChunk(_Wire):
         Raises:
             LocalProtocolError: the chunk was not produced by a :class:`ChatCompletionsStream`.
         """
-        if self._content_at is None:
-            raise LocalProtocolError("content_snapshot() needs a chunk produced by a stream")
-        return self._content_at(index)
+        return self._ask("content_snapshot", "content", index, 0)  # type: ignore[no-any-return]
+
+    def content_parsed(self, index: int = 0) -> Any:
+        """The partial JSON value of choice *index*'s content as of this chunk.
+
+        Tracked only when the stream was given a ``response_format``; ``None`` otherwise, and
+        before the choice's content starts a value. The value only grows from chunk to chunk
+        (keys and items appear, strings extend); it is the parser's live tree, so copy it to
+        keep it across chunks. Computed when called, incrementally: reading every chunk in order
+        costs linear time over the stream. The final, typed value is
+        :meth:`ChatCompletionsStream.parsed`.
+
+        Raises:
+            LocalProtocolError: the chunk was not produced by a :class:`ChatCompletionsStream`.
+        """
+        return self._ask("content_parsed", "content_parsed", index, 0)
+
+    def tool_arguments_parsed(self, choice_index: int = 0, tool_call_index: int = 0) -> Any:
+        """The partial JSON value of a tool call's arguments as of this chunk.
+
+        The tool call at ``index`` *tool_call_index* of choice *choice_index*; ``None`` when it
+        does not exist yet or its arguments have not started a value. Grows like
+        :meth:`content_parsed` (and is likewise a live tree). The final value is
+        :meth:`ChatCompletionsStream.parsed_tool_arguments`.
+
+        Raises:
+            LocalProtocolError: the chunk was not produced by a :class:`ChatCompletionsStream`.
+        """
+        return self._ask(
+            "tool_arguments_parsed", "tool_arguments_parsed", choice_index, tool_call_index
+        )
+
+    def _ask(self, method: str, what: str, index: int, tool_index: int) -> Any:
+        if self._view is None:
+            raise LocalProtocolError(f"{method}() needs a chunk produced by a stream")
+        return self._view(what, index, tool_index)
 
 
 @attrs.frozen
