@@ -294,7 +294,9 @@ class ChatCompletionChunk(_Wire):
 
     Every field the server sent is kept: the modelled ones as attributes, the rest in ``extra``
     (Azure's ``prompt_filter_results``, ``obfuscation``, vendor fields), and ``to_dict()`` returns
-    the wire object unchanged. :meth:`content_snapshot` gives the accumulated content at this chunk.
+    the wire object unchanged. :meth:`content_snapshot` gives the accumulated content at this chunk,
+    :meth:`content_parsed` its partial JSON value (with a ``response_format``) and
+    :meth:`tool_arguments_parsed` the partial value of a tool call's arguments.
     """
 
     _KNOWN = frozenset(
