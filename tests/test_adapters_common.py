@@ -294,6 +294,22 @@ def _stall_check(result: Result, server: ResponsesServer) -> None:
     assert isinstance(exc.__cause__, sr.TruncatedStream)
 
 
+def _keepalive_setup(server: ResponsesServer) -> tuple[Request, dict[str, Any]]:
+    # 12 keep-alive comments between two events, one write every 0.03 s: 0.36 s with no event,
+    # longer than the 0.3 s idle timeout, but never 0.3 s without bytes. Comments count as life.
+    blocks = TEXT.split(b"\n\n")
+    body = b"\n\n".join(blocks[:4]) + b"\n\n" + b": keep-alive\n\n" * 12 + b"\n\n".join(blocks[4:])
+    server.enqueue(Script(body, delay=0.03))
+    return _responses(server), {"idle_timeout": 0.3}
+
+
+def _keepalive_check(result: Result, server: ResponsesServer) -> None:
+    assert result.error is None, result.error
+    assert result.handle.stream.outcome == "completed"
+    assert result.handle.stream.diagnostic_counts["keepalive-comment"] == 12
+    assert [key(e) for e in result.events] == [key(e) for e in direct(TEXT)[0]]
+
+
 def _head_stall_setup(server: ResponsesServer) -> tuple[Request, dict[str, Any]]:
     server.enqueue(Script(TEXT, stall_after_events=0, stall_seconds=60, chunked=False))
     return _responses(server), {"idle_timeout": 0.2}
@@ -445,6 +461,7 @@ SINGLE_CASES = [
     Case("server-gone-during-resume", _gone_setup, _gone_check, _gone_during),
     Case("idle-timeout", _stall_setup, _stall_check),
     Case("idle-timeout-head", _head_stall_setup, _head_stall_check),
+    Case("keepalive-comments-are-life", _keepalive_setup, _keepalive_check),
     Case("json-2xx", _json_setup, _json_check),
     Case("one-mebibyte-event", _big_setup, _big_check),
     Case("truncated", _truncated_setup, _truncated_check),
