@@ -250,7 +250,9 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
         """The response as the events so far describe it (``None`` before any event).
 
         Once a terminal event (``response.completed`` / ``incomplete`` / ``failed``) has arrived this
-        is the server's own response object. Cached until the next event changes it.
+        is the server's own response object. Cached until the next event changes it; rebuilding
+        costs time in proportion to the response, so to follow text live read the deltas or an
+        event's lazy ``snapshot`` rather than calling this after every event.
         """
         if self._final is not None:
             return self._final
