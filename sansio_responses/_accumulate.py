@@ -107,6 +107,15 @@ def _text_of(container: dict[str, Any], key: str, json: bool = False) -> Text:
     return text
 
 
+def _extend(container: dict[str, Any], key: str, event: dict[str, Any], json: bool = False) -> Text:
+    """Append a delta event's ``delta`` to the Text builder under *key*; return the builder."""
+    text = _text_of(container, key, json)
+    delta = event.get("delta")
+    if type(delta) is str:
+        text.append(delta)
+    return text
+
+
 def _set_text(container: dict[str, Any], key: str, value: Any) -> bool:
     """Set the authoritative final string; return False when it disagrees with the deltas seen."""
     if type(value) is not str:
@@ -377,14 +386,19 @@ class Accumulator:
                 part["logprobs"] = list(logprobs)
         return text
 
-    def _output_text_done(self, event: dict[str, Any]) -> None:
-        part = self._message_part(event, _new_output_text)
-        if not _set_text(part, "text", event.get("text")):
+    def _finish(
+        self, container: dict[str, Any], key: str, event: dict[str, Any], source: str
+    ) -> None:
+        """Set the authoritative final value of a ``.done`` event; note when the deltas disagree."""
+        if not _set_text(container, key, event.get(source)):
             self._note(
                 "delta-mismatch",
-                f"output_text.done text of item {event.get('item_id')!r} differs from its deltas; "
-                "the done text was kept",
+                f"{event.get('type')} {source} of item {event.get('item_id')!r} differs from its "
+                "deltas; the done value was kept",
             )
+
+    def _output_text_done(self, event: dict[str, Any]) -> None:
+        self._finish(self._message_part(event, _new_output_text), "text", event, "text")
 
     def _annotation_added(self, event: dict[str, Any]) -> None:
         part = self._message_part(event, _new_output_text)
@@ -399,35 +413,18 @@ class Accumulator:
             annotations.append(annotation)
 
     def _refusal_delta(self, event: dict[str, Any]) -> Text:
-        part = self._message_part(event, _new_refusal)
-        text = _text_of(part, "refusal")
-        delta = event.get("delta")
-        if type(delta) is str:
-            text.append(delta)
-        return text
+        return _extend(self._message_part(event, _new_refusal), "refusal", event)
 
     def _refusal_done(self, event: dict[str, Any]) -> None:
-        part = self._message_part(event, _new_refusal)
-        if not _set_text(part, "refusal", event.get("refusal")):
-            self._note("delta-mismatch", "refusal.done differs from its deltas; kept the done text")
+        self._finish(self._message_part(event, _new_refusal), "refusal", event, "refusal")
 
     # -- tool calls --------------------------------------------------------------------------
 
     def _field_delta(self, event: dict[str, Any], item_type: str, key: str) -> Text:
-        text = _text_of(self._item(event, item_type), key, json=True)
-        delta = event.get("delta")
-        if type(delta) is str:
-            text.append(delta)
-        return text
+        return _extend(self._item(event, item_type), key, event, json=True)
 
     def _field_done(self, event: dict[str, Any], item_type: str, key: str, source: str) -> None:
-        item = self._item(event, item_type)
-        if not _set_text(item, key, event.get(source)):
-            self._note(
-                "delta-mismatch",
-                f"{event.get('type')} {source} of item {event.get('item_id')!r} differs from its "
-                "deltas; the done value was kept",
-            )
+        self._finish(self._item(event, item_type), key, event, source)
 
     def _arguments_delta(self, event: dict[str, Any]) -> Text:
         return self._field_delta(event, "function_call", "arguments")
@@ -451,11 +448,7 @@ class Accumulator:
         self._field_done(event, "custom_tool_call", "input", "input")
 
     def _code_delta(self, event: dict[str, Any]) -> Text:
-        text = _text_of(self._item(event, "code_interpreter_call"), "code")
-        delta = event.get("delta")
-        if type(delta) is str:
-            text.append(delta)
-        return text
+        return _extend(self._item(event, "code_interpreter_call"), "code", event)
 
     def _code_done(self, event: dict[str, Any]) -> None:
         self._field_done(event, "code_interpreter_call", "code", "code")
@@ -471,8 +464,7 @@ class Accumulator:
 
     def _summary_part(self, event: dict[str, Any]) -> None:
         part = event.get("part")
-        item = self._item(event, "reasoning")
-        summary = self._part(item, "summary", event.get("summary_index"), _new_summary_text)
+        summary = self._summary(event)
         if type(part) is dict:
             text = summary.get("text")
             summary.clear()
@@ -480,35 +472,25 @@ class Accumulator:
             if type(text) is Text and type(part.get("text")) is str and not part["text"]:
                 summary["text"] = text  # part.added carries "" while deltas may already be in
 
-    def _summary_text_delta(self, event: dict[str, Any]) -> Text:
+    def _summary(self, event: dict[str, Any]) -> dict[str, Any]:
         item = self._item(event, "reasoning")
-        part = self._part(item, "summary", event.get("summary_index"), _new_summary_text)
-        text = _text_of(part, "text")
-        delta = event.get("delta")
-        if type(delta) is str:
-            text.append(delta)
-        return text
+        return self._part(item, "summary", event.get("summary_index"), _new_summary_text)
+
+    def _reasoning_content(self, event: dict[str, Any]) -> dict[str, Any]:
+        item = self._item(event, "reasoning")
+        return self._part(item, "content", event.get("content_index"), _new_reasoning_text)
+
+    def _summary_text_delta(self, event: dict[str, Any]) -> Text:
+        return _extend(self._summary(event), "text", event)
 
     def _summary_text_done(self, event: dict[str, Any]) -> None:
-        item = self._item(event, "reasoning")
-        part = self._part(item, "summary", event.get("summary_index"), _new_summary_text)
-        if not _set_text(part, "text", event.get("text")):
-            self._note("delta-mismatch", "reasoning_summary_text.done differs from its deltas")
+        self._finish(self._summary(event), "text", event, "text")
 
     def _reasoning_text_delta(self, event: dict[str, Any]) -> Text:
-        item = self._item(event, "reasoning")
-        part = self._part(item, "content", event.get("content_index"), _new_reasoning_text)
-        text = _text_of(part, "text")
-        delta = event.get("delta")
-        if type(delta) is str:
-            text.append(delta)
-        return text
+        return _extend(self._reasoning_content(event), "text", event)
 
     def _reasoning_text_done(self, event: dict[str, Any]) -> None:
-        item = self._item(event, "reasoning")
-        part = self._part(item, "content", event.get("content_index"), _new_reasoning_text)
-        if not _set_text(part, "text", event.get("text")):
-            self._note("delta-mismatch", "reasoning_text.done differs from its deltas")
+        self._finish(self._reasoning_content(event), "text", event, "text")
 
     # -- shell calls (no item_id on the command events: located by output_index) --------------
 
