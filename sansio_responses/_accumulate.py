@@ -24,6 +24,9 @@ __all__ = ["Accumulator", "Text", "materialize"]
 
 Note = Callable[[str, str], None]
 
+#: Text builders merge every run of this many appended deltas into one string.
+_MERGE_EVERY = 64
+
 #: An ``output_index`` further than this beyond the current end is treated as hostile and appended
 #: instead of padding the list with holes (keeps memory linear in the bytes received).
 _MAX_INDEX_JUMP = 1024
@@ -36,21 +39,31 @@ class Text:
     text is a JSON document (tool arguments, structured output).
     """
 
-    __slots__ = ("_pieces", "json", "length")
+    __slots__ = ("_pieces", "_small", "json", "length")
 
     def __init__(self, initial: str = "") -> None:
         self._pieces: list[str] = [initial] if initial else []
+        self._small = 0  # pieces appended since the last merge
         self.length = len(initial)
         self.json: LazyJSON | None = None
 
     def append(self, piece: str) -> None:
-        self._pieces.append(piece)
+        pieces = self._pieces
+        pieces.append(piece)
         self.length += len(piece)
+        self._small += 1
+        if self._small == _MERGE_EVERY:
+            # A short delta held as its own str costs ~50 bytes of object overhead; merging each
+            # run of them keeps memory near the text's own size (every character is copied once
+            # more: still linear).
+            pieces[-_MERGE_EVERY:] = ["".join(pieces[-_MERGE_EVERY:])]
+            self._small = 0
         if self.json is not None:
             self.json.push(piece)
 
     def set(self, value: str) -> None:
         self._pieces = [value]
+        self._small = 0
         self.length = len(value)
         if self.json is not None:
             self.json.reset(value)
@@ -63,6 +76,7 @@ class Text:
             return ""
         joined = "".join(pieces)
         self._pieces = [joined]
+        self._small = 0
         return joined
 
     def prefix(self, n: int) -> str:
