@@ -60,7 +60,7 @@ __all__ = ["PEERS", "Case", "Result", "main", "run_cases"]
 
 KIB = 1024
 #: Peer names in table order.
-PEERS = ("ours", "ours+snapshot", "sdk", "httpx-sse", "floor")
+PEERS = ("ours", "ours+snapshot", "ours+orjson", "sdk", "httpx-sse", "floor")
 
 Chunks = Callable[[], Iterator[bytes]]
 #: A peer callable consumes the chunks and returns the final accumulated text (or None when the
@@ -153,8 +153,17 @@ def _ours_class(name: str, private_module: str) -> tuple[Any, str]:
     return cls, f"sansio_responses.{private_module}.{name} (not re-exported yet)"
 
 
-def load_ours(snapshot: bool) -> Callable[[gen.GeneratedStream], PeerFn]:
-    """This library; raises AttributeError while neither stream object exists yet."""
+def load_ours(snapshot: bool, fast_json: bool = False) -> Callable[[gen.GeneratedStream], PeerFn]:
+    """This library; raises AttributeError while neither stream object exists yet.
+
+    With *fast_json*, the streams decode event data with ``orjson.loads`` (their ``json_loads=``
+    option: the library itself depends on nothing but attrs).
+    """
+    options: dict[str, Any] = {}
+    if fast_json:
+        import orjson
+
+        options["json_loads"] = orjson.loads
     responses_cls, responses_where = _ours_class("ResponsesStream", "_stream")
     chat_cls, chat_where = _ours_class("ChatCompletionsStream", "_chat")
     if responses_cls is None and chat_cls is None:
@@ -171,7 +180,7 @@ def load_ours(snapshot: bool) -> Callable[[gen.GeneratedStream], PeerFn]:
             raise Unavailable(where)
 
         def run(chunks: Chunks) -> str | None:
-            s = cls()
+            s = cls(**options)
             for chunk in chunks():
                 for _event in s.feed(chunk):
                     pass
@@ -295,6 +304,7 @@ def load_floor() -> Callable[[gen.GeneratedStream], PeerFn]:
 LOADERS: dict[str, Callable[[], Callable[[gen.GeneratedStream], PeerFn]]] = {
     "ours": lambda: load_ours(False),
     "ours+snapshot": lambda: load_ours(True),
+    "ours+orjson": lambda: load_ours(True, fast_json=True),
     "sdk": load_sdk,
     "httpx-sse": load_httpx_sse,
     "floor": load_floor,
@@ -501,7 +511,19 @@ def targets(results: list[Result], big: int, small: int, huge: int) -> str:
         ".1f",
         True,
     )
-    for label, ours in (("ours+snapshot", snap), ("ours (events only)", events_only)):
+    fast = sec("ours+orjson", big)
+    line(
+        f"text N={big:,}: ours+orjson (events + snapshot) events/s >= 30 x sdk",
+        sdk / fast if sdk and fast else None,
+        30,
+        ".1f",
+        True,
+    )
+    for label, ours in (
+        ("ours+snapshot", snap),
+        ("ours (events only)", events_only),
+        ("ours+orjson", fast),
+    ):
         line(
             f"text N={big:,}: {label} µs/event <= 2.5 x floor",
             ours / floor if ours and floor else None,
