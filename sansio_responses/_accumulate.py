@@ -173,7 +173,7 @@ class Accumulator:
             "response.output_item.done": self._item_done,
             "response.content_part.added": self._part_added,
             "response.content_part.done": self._part_added,
-            "response.output_text.delta": self._output_text_delta,
+            "response.output_text.delta": self.text_delta,
             "response.output_text.done": self._output_text_done,
             "response.output_text.annotation.added": self._annotation_added,
             "response.refusal.delta": self._refusal_delta,
@@ -215,21 +215,15 @@ class Accumulator:
 
     # -- entry point -------------------------------------------------------------------------
 
-    def text_delta(self, event: dict[str, Any]) -> Text:
-        """Apply a ``response.output_text.delta`` (the hot path: called directly by the stream)."""
-        self.version += 1
-        return self._output_text_delta(event)
-
     def apply(self, event_type: str, event: dict[str, Any]) -> Text | None:
-        self.version += 1
-        if event_type == "response.output_text.delta":
-            return self._output_text_delta(event)
+        """Apply one event (any type); see the class docstring for what it returns."""
         handler = self._handlers.get(event_type)
         if handler is None:
-            self.version -= 1
             return None
-        # Anything but a text delta may replace the item or part the cached text lives in.
-        self._text_key = None
+        self.version += 1
+        if event_type != "response.output_text.delta":
+            # Anything but a text delta may replace the item or part the cached text lives in.
+            self._text_key = None
         return handler(event)
 
     def output(self) -> list[Any]:
@@ -375,7 +369,9 @@ class Accumulator:
         """The partial JSON of the output text most recently extended, when tracked as JSON."""
         return None if self._last_json_text is None else self._last_json_text.json
 
-    def _output_text_delta(self, event: dict[str, Any]) -> Text:
+    def text_delta(self, event: dict[str, Any]) -> Text:
+        """Apply a ``response.output_text.delta`` (the hot path: called directly by the stream)."""
+        self.version += 1
         get = event.get
         key = (get("item_id"), get("output_index"), get("content_index"))
         if key == self._text_key:

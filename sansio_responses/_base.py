@@ -94,9 +94,10 @@ class EventStreamBase(Generic[E]):
             raise LocalProtocolError(f"the stream is in an error state after: {self._error}")
         out: list[E] = []
         try:
+            on_message = self._on_message
             for event_type, payload, offset in self._decoder.feed_raw(data):
                 if event_type:
-                    self._on_message(event_type, payload, offset, out)
+                    on_message(event_type, payload, offset, out)
                 else:
                     self._on_comment()
             # The decoder defers a limit error past the events it completed; raise it now, with

@@ -463,6 +463,16 @@ class SSEDecoder:
                             break
                         parts = _compact(parts)
                         check = min(limit, size + _COMPACT_EVERY)
+                    # The commonest lines first, sliced once: "data: " and "event: " with the
+                    # one space the spec removes (same result as the general rule below).
+                    if line.startswith(b"data: "):
+                        parts.append(line[6:])
+                        pos += len(line) + sep
+                        continue
+                    if line.startswith(b"event: "):
+                        etype = line[7:]
+                        pos += len(line) + sep
+                        continue
                     # Field name up to the first colon (literal comparison, no case folding);
                     # one leading U+0020 removed from the value; no colon: empty value.
                     name, _, value = line.partition(b":")

@@ -324,7 +324,7 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
                 sequence_number=seq,
                 offset=offset,
             )
-        if etype in _KEEPALIVE:
+        if build is None and etype in _KEEPALIVE:  # keep-alive types are never registered ones
             self._note("keepalive-event", f"{etype!r} event", sequence_number=seq, offset=offset)
             out.append(event)
             return
