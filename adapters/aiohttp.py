@@ -12,6 +12,7 @@ carrying a whole response are often larger).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
@@ -44,7 +45,7 @@ class EventStream(t.AsyncEventIterator):
                 return
             assert self._response is not None
             chunk = await self._response.content.readany()
-        except (aiohttp.ClientError, TimeoutError) as exc:
+        except (aiohttp.ClientError, asyncio.TimeoutError) as exc:
             await self.aclose()
             self._x.on_error(self._failure(exc, request))
             return
@@ -59,7 +60,8 @@ class EventStream(t.AsyncEventIterator):
             return t.failure("connect-timeout", request, timeout=self._timeout.connect)
         if isinstance(exc, aiohttp.ClientConnectorError):
             return t.failure("connect", request, cause=exc)
-        if isinstance(exc, TimeoutError):  # aiohttp.SocketTimeoutError: sock_read expired
+        # asyncio.TimeoutError, not the builtin: they differ before Python 3.11.
+        if isinstance(exc, asyncio.TimeoutError):  # aiohttp.SocketTimeoutError: sock_read expired
             return t.failure("idle", request, timeout=self._timeout.sock_read)
         return t.failure("dropped", request, cause=exc)
 
