@@ -189,7 +189,7 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
         self._seq = _Sequence()
         self._current_seq: int | None = None
         self._current_offset: int | None = None
-        self._events_applied = 0
+        self._applied_any = False
         self._resuming = False
         self._final: Response | None = None
         self._final_patched = False
@@ -339,13 +339,17 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
             )
         elif not self._check_sequence(seq, etype, offset):
             return
-        if not self._events_applied and not self._resuming and etype not in _LIFECYCLE:
-            self._note(
-                "missing-response-created",
-                f"the stream starts with {etype!r}, not response.created",
-                sequence_number=seq,
-                offset=offset,
-            )
+        if (
+            not self._applied_any
+        ):  # the first event applied (a flag, not a counter: no store per event)
+            if not self._resuming and etype not in _LIFECYCLE:
+                self._note(
+                    "missing-response-created",
+                    f"the stream starts with {etype!r}, not response.created",
+                    sequence_number=seq,
+                    offset=offset,
+                )
+            self._applied_any = True
         if self.outcome is not None and self.outcome != "error":
             self._note(
                 "event-after-terminal",
@@ -353,7 +357,6 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
                 sequence_number=seq,
                 offset=offset,
             )
-        self._events_applied += 1
         if etype == "response.output_text.delta":
             # The bulk of every stream, handled inline (same effect as _apply's general branch).
             text = self._acc.text_delta(obj)
@@ -549,5 +552,5 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
                 self._acc._by_id[item["id"]] = item
         self.diagnostics = diagnostics
         self.diagnostic_counts = dict(previous.diagnostic_counts)
-        self._events_applied = previous._events_applied
+        self._applied_any = previous._applied_any
         self._resuming = True
