@@ -549,6 +549,39 @@ class ResponseOutputTextAnnotationAddedEvent(_Event):
 # --- deltas of one part: refusal and reasoning text (item_id, output_index, content_index) --------
 
 
+def _part_delta(cls: type[_E], d: dict[str, Any], index: str, setters: tuple[_Setter, ...]) -> _E:
+    """Hot-path constructor of the deltas located by an item and one part index (*index*: the
+    ``content_index`` or ``summary_index`` wire name); *setters* are the slots in the order
+    type, sequence_number, _data, item_id, output_index, <index>, delta, _snapshot_fn, _parsed_fn.
+    """
+    get = d.get
+    seq = get("sequence_number")
+    item_id = get("item_id")
+    output_index = get("output_index")
+    part_index = get(index)
+    delta = get("delta")
+    if (
+        delta.__class__ is not str
+        or (seq is not None and seq.__class__ is not int)
+        or (item_id is not None and item_id.__class__ is not str)
+        or (output_index is not None and output_index.__class__ is not int)
+        or (part_index is not None and part_index.__class__ is not int)
+    ):
+        return _build(cls, d)
+    self = object.__new__(cls)
+    s_type, s_seq, s_data, s_id, s_out, s_index, s_delta, s_snap, s_parsed = setters
+    s_type(self, d["type"])
+    s_seq(self, seq)
+    s_data(self, d)
+    s_id(self, item_id)
+    s_out(self, output_index)
+    s_index(self, part_index)
+    s_delta(self, delta)
+    s_snap(self, None)
+    s_parsed(self, None)
+    return self
+
+
 @attrs.frozen
 class _ContentDeltaEvent(_Event, _Snapshot, _Parsed):
     item_id: str | None
@@ -564,32 +597,7 @@ class _ContentDeltaEvent(_Event, _Snapshot, _Parsed):
 
     @classmethod
     def _from_wire(cls, d: dict[str, Any]) -> _ContentDeltaEvent:
-        get = d.get
-        seq = get("sequence_number")
-        item_id = get("item_id")
-        output_index = get("output_index")
-        content_index = get("content_index")
-        delta = get("delta")
-        if (
-            delta.__class__ is not str
-            or (seq is not None and seq.__class__ is not int)
-            or (item_id is not None and item_id.__class__ is not str)
-            or (output_index is not None and output_index.__class__ is not int)
-            or (content_index is not None and content_index.__class__ is not int)
-        ):
-            return _build(cls, d)
-        self = object.__new__(cls)
-        s_type, s_seq, s_data, s_id, s_out, s_cont, s_delta, s_snap, s_parsed = _CONTENT_DELTA
-        s_type(self, d["type"])
-        s_seq(self, seq)
-        s_data(self, d)
-        s_id(self, item_id)
-        s_out(self, output_index)
-        s_cont(self, content_index)
-        s_delta(self, delta)
-        s_snap(self, None)
-        s_parsed(self, None)
-        return self
+        return _part_delta(cls, d, "content_index", _CONTENT_DELTA)
 
 
 _CONTENT_DELTA = _setters(
@@ -677,32 +685,7 @@ class ResponseReasoningSummaryTextDeltaEvent(_Event, _Snapshot, _Parsed):
 
     @classmethod
     def _from_wire(cls, d: dict[str, Any]) -> ResponseReasoningSummaryTextDeltaEvent:
-        get = d.get
-        seq = get("sequence_number")
-        item_id = get("item_id")
-        output_index = get("output_index")
-        summary_index = get("summary_index")
-        delta = get("delta")
-        if (
-            delta.__class__ is not str
-            or (seq is not None and seq.__class__ is not int)
-            or (item_id is not None and item_id.__class__ is not str)
-            or (output_index is not None and output_index.__class__ is not int)
-            or (summary_index is not None and summary_index.__class__ is not int)
-        ):
-            return _build(cls, d)
-        self = object.__new__(cls)
-        s_type, s_seq, s_data, s_id, s_out, s_sum, s_delta, s_snap, s_parsed = _SUMMARY_DELTA
-        s_type(self, d["type"])
-        s_seq(self, seq)
-        s_data(self, d)
-        s_id(self, item_id)
-        s_out(self, output_index)
-        s_sum(self, summary_index)
-        s_delta(self, delta)
-        s_snap(self, None)
-        s_parsed(self, None)
-        return self
+        return _part_delta(cls, d, "summary_index", _SUMMARY_DELTA)
 
 
 _SUMMARY_DELTA = _setters(
