@@ -523,3 +523,24 @@ def test_state_table_prints() -> None:
     table = sr.print_state_table()
     assert table.splitlines()[0].split() == ["state", "input", "next", "outcome"]
     assert len(table.splitlines()) == len(sr.STATE_TABLE) + 1
+
+
+def test_diagnostics_are_bounded_but_counted() -> None:
+    evs = text_events(["x"] * 50)
+    for e in evs:
+        del e["sequence_number"]
+    stream = sr.ResponsesStream(max_diagnostics=10)
+    feed_all(stream, body(evs))
+    assert len(stream.diagnostics) == 10
+    assert stream.diagnostic_counts["missing-sequence-number"] == len(evs)
+    assert stream.snapshot().output_text == "x" * 50  # type: ignore[union-attr]
+
+
+def test_hostile_output_index_does_not_allocate_holes() -> None:
+    evs = text_events(["a"], terminal=None)
+    evs[1]["output_index"] = 10**9
+    stream = sr.ResponsesStream()
+    stream.feed(body(evs))
+    assert len(stream._acc.items) <= 2
+    assert "bad-output-index" in codes(stream)
+    assert stream.snapshot().output_text == "a"  # type: ignore[union-attr]
