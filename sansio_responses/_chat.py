@@ -114,6 +114,14 @@ class _Text:
         return joined
 
 
+def _grown(text: _Text | None, piece: str) -> _Text:
+    """*text* with *piece* appended, or a new builder holding *piece* if there was none."""
+    if text is None:
+        return _Text(piece)
+    text.add(piece)
+    return text
+
+
 class _JSONText(_Text):
     """A :class:`_Text` holding a JSON document, with its partial value parsed only when read.
 
@@ -739,22 +747,13 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
                 ch.marks_seq.append(seq)
                 ch.marks_len.append(ch.content.length)
         if delta.refusal is not None:
-            if ch.refusal is None:
-                ch.refusal = _Text(delta.refusal)
-            else:
-                ch.refusal.add(delta.refusal)
+            ch.refusal = _grown(ch.refusal, delta.refusal)
         if delta.reasoning_content is not None:
             self._note_reasoning("reasoning_content", offset)
-            if ch.reasoning_content is None:
-                ch.reasoning_content = _Text(delta.reasoning_content)
-            else:
-                ch.reasoning_content.add(delta.reasoning_content)
+            ch.reasoning_content = _grown(ch.reasoning_content, delta.reasoning_content)
         if delta.reasoning is not None:
             self._note_reasoning("reasoning", offset)
-            if ch.reasoning is None:
-                ch.reasoning = _Text(delta.reasoning)
-            else:
-                ch.reasoning.add(delta.reasoning)
+            ch.reasoning = _grown(ch.reasoning, delta.reasoning)
         if delta.reasoning_details is not None:
             self._note_reasoning("reasoning_details", offset)
             if ch.reasoning_details is None:
