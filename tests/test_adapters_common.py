@@ -78,6 +78,25 @@ def key(event: Any) -> tuple[Any, Any]:
     return getattr(event, "type", type(event).__name__), event.to_dict()
 
 
+def collect_sync(
+    open_stream: Callable[..., Any],
+    request: Request,
+    on_event: Callable[[int], None] = lambda n: None,
+    **options: Any,
+) -> Result:
+    """Drive a blocking adapter's ``open_stream`` to the end; whatever it raised is in the result."""
+    events: list[Any] = []
+    handle = None
+    try:
+        with open_stream(request, **options) as handle:
+            for event in handle:
+                events.append(event)
+                on_event(len(events))
+    except Exception as exc:
+        return Result(events, handle, exc)
+    return Result(events, handle, None)
+
+
 def direct(body: bytes, kind: str = "responses") -> tuple[list[Any], Any, BaseException | None]:
     """The core fed the whole body directly: events, the stream, and the error close() raised."""
     stream: ResponsesStream | ChatCompletionsStream

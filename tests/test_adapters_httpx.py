@@ -12,6 +12,7 @@ from test_adapters_common import (
     Case,
     Result,
     case_id,
+    collect_sync,
     server,  # noqa: F401  (fixture)
     tls_request,
 )
@@ -24,16 +25,7 @@ from sansio_responses.testing import ResponsesServer, Script, StreamBuilder
 def collect(
     request: Request, on_event: Callable[[int], None] = lambda n: None, **options: Any
 ) -> Result:
-    events: list[Any] = []
-    handle = None
-    try:
-        with open_stream(request, **options) as handle:
-            for event in handle:
-                events.append(event)
-                on_event(len(events))
-    except Exception as exc:
-        return Result(events, handle, exc)
-    return Result(events, handle, None)
+    return collect_sync(open_stream, request, on_event, **options)
 
 
 @pytest.mark.parametrize("case", CASES, ids=case_id)
