@@ -18,6 +18,7 @@ from __future__ import annotations
 import email.utils
 import json
 import math
+import re
 import time
 import urllib.parse
 from collections.abc import Iterable, Mapping
@@ -68,6 +69,7 @@ SENSITIVE_HEADERS = frozenset({"authorization", "api-key", "x-api-key", "openai-
 """Header names whose values are replaced by ``'<redacted>'`` in ``repr(Request)``."""
 
 _REDACTED = "<redacted>"
+_OPENAI_HOST = "api.openai.com"
 _RETRYABLE_STATUSES = frozenset({408, 409, 429})
 _MESSAGE_LIMIT = 500  # characters of a non-JSON error body kept in str(exc)
 
@@ -159,22 +161,125 @@ class Request:
 
 
 def _base(base_url: str) -> str:
+    if not isinstance(base_url, str):
+        raise LocalProtocolError(f"base_url must be a str, got {type(base_url).__name__}")
+    # Checked before parsing: urlsplit silently drops some control characters (TAB, CR, LF), so
+    # the URL sent would not be the one written. Nothing of the URL is echoed until userinfo (which
+    # may hold a password) is known to be absent.
+    for index, char in enumerate(base_url):
+        if not "\x21" <= char <= "\x7e":
+            raise LocalProtocolError(
+                f"base_url has {_describe_char(char)} at position {index}: a URL holds no spaces, "
+                "control or non-ASCII characters (percent-encode the path, use the punycode "
+                "form of an international host name)"
+            )
     parts = urllib.parse.urlsplit(base_url)
+    if "@" in parts.netloc:
+        # httpx would turn it into Basic auth (replacing the Bearer key), aiohttp refuses it, and
+        # repr(Request) would show it: refuse it, and show the URL without it.
+        shown = parts._replace(netloc=parts.netloc.rpartition("@")[2]).geturl()
+        raise LocalProtocolError(
+            "base_url must not hold user info (user:password@host): pass the key as api_key= "
+            f"(or an authorization header in headers=); got {excerpt(shown)} with the user info "
+            "removed"
+        )
     if parts.scheme not in ("http", "https") or not parts.netloc:
         raise LocalProtocolError(
             f"base_url must be an absolute http:// or https:// URL, got {excerpt(base_url)}"
         )
+    if parts.query or parts.fragment or "?" in base_url or "#" in base_url:
+        raise LocalProtocolError(
+            f"base_url must not have a query or fragment (the path is appended to it), got "
+            f"{excerpt(base_url)}"
+        )
+    try:
+        parts.port  # noqa: B018 (urlsplit checks the port only when asked)
+    except ValueError:
+        raise LocalProtocolError(
+            f"base_url has an invalid port (0-65535), got {excerpt(base_url)}"
+        ) from None
+    if not parts.hostname:
+        raise LocalProtocolError(f"base_url has no host name, got {excerpt(base_url)}")
     return base_url.rstrip("/")
 
 
+def _describe_char(char: str) -> str:
+    """A character named for an error message, e.g. ``"U+0009 (a control character)"``."""
+    code = ord(char)
+    if code == 0x20:
+        kind = "a space"
+    elif code < 0x20 or code == 0x7F:
+        kind = "a control character"
+    elif 0xD800 <= code <= 0xDFFF:
+        kind = "a lone surrogate"
+    elif code in (0xA0, 0x2007, 0x202F, 0xFEFF) or char.isspace():
+        kind = "a non-ASCII space"
+    else:
+        kind = "a non-ASCII character"
+    return f"U+{code:04X} ({kind})"
+
+
+# RFC 9110 section 5.6.2: a field name is a token.
+_TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+\Z")
+
+# Set by the HTTP layer from the URL and the body; a caller's value would contradict it (a second
+# Host, a Content-Length that does not match the body: request smuggling, RFC 9112 section 6.3).
+_RESERVED_HEADERS = frozenset({"host", "content-length", "transfer-encoding"})
+
+
 def _check_header(name: str, value: str) -> None:
-    # CR, LF or NUL in a field would let a value inject headers (RFC 9110 section 5.5). The value
-    # of a sensitive header is never echoed.
-    if not name or any(c in name for c in "\r\n\0: \t"):
-        raise LocalProtocolError(f"invalid header name {excerpt(name)}")
-    if any(c in value for c in "\r\n\0"):
-        shown = _REDACTED if name.lower() in SENSITIVE_HEADERS else excerpt(value)
-        raise LocalProtocolError(f"header {name!r} has CR, LF or NUL in its value: {shown}")
+    # Names are tokens and values visible ASCII with inner spaces (RFC 9110 section 5.5, without
+    # obs-text and HTAB): anything else is refused here, where the message can be kept free of the
+    # value, rather than by h11, httpx or str.encode, whose messages print the whole value. A value
+    # is never echoed (it may be a key); only the position and kind of the bad character.
+    if not _TOKEN.match(name):
+        raise LocalProtocolError(
+            f"invalid header name {excerpt(name)}: a header name is a token (letters, digits and "
+            "!#$%&'*+-.^_`|~)"
+        )
+    for index, char in enumerate(value):
+        if not "\x20" <= char <= "\x7e":
+            raise LocalProtocolError(
+                f"header {name!r} has {_describe_char(char)} at position {index} of its value (of "
+                f"{len(value)} characters; the value is not shown): header values are visible "
+                "ASCII, so look for a stray character pasted with it"
+            )
+    if value != value.strip(" "):
+        raise LocalProtocolError(
+            f"header {name!r} has a leading or trailing space in its value (of {len(value)} characters; the "
+            "value is not shown): HTTP would strip it"
+        )
+
+
+def _has_auth(extra: Mapping[str, str] | None) -> bool:
+    return any(
+        isinstance(name, str) and name.lower() in SENSITIVE_HEADERS for name in (extra or {})
+    )
+
+
+def _check_key(api_key: str | None, base_url: str, extra: Mapping[str, str] | None) -> None:
+    if api_key is None:
+        if urllib.parse.urlsplit(base_url).hostname == _OPENAI_HOST and not _has_auth(extra):
+            # The builders do not read OPENAI_API_KEY themselves: a request description that
+            # depends on the environment would differ between a test and production, and a key
+            # read behind the caller's back could be sent to a server they did not mean it for.
+            raise LocalProtocolError(
+                "no api_key: this request goes to the OpenAI API, which refuses requests without "
+                "a key; pass api_key=os.environ['OPENAI_API_KEY'] (the builders do not read "
+                "OPENAI_API_KEY themselves), or base_url= for a server that needs no key"
+            )
+        return
+    if not isinstance(api_key, str):
+        raise LocalProtocolError(f"api_key must be a str, got {type(api_key).__name__}")
+    if not api_key:
+        raise LocalProtocolError("api_key is empty (is OPENAI_API_KEY set?)")
+    for index, char in enumerate(api_key):
+        if not "\x21" <= char <= "\x7e":
+            raise LocalProtocolError(
+                f"api_key has {_describe_char(char)} at position {index} (of {len(api_key)} "
+                "characters; the key is not shown): keys are visible ASCII, so look for a stray "
+                "space, line break or character pasted with it"
+            )
 
 
 def _headers(
@@ -190,9 +295,7 @@ def _headers(
         pairs.append(("content-type", "application/json"))
     pairs.append(("user-agent", f"sansio-responses/{_version()}"))
     if api_key is not None:
-        if any(c in api_key for c in "\r\n\0"):
-            raise LocalProtocolError("api_key contains CR, LF or NUL")
-        pairs.append(("authorization", f"Bearer {api_key}"))
+        pairs.append(("authorization", f"Bearer {api_key}"))  # checked by _check_key
     if organization is not None:
         _check_header("openai-organization", organization)
         pairs.append(("openai-organization", organization))
@@ -205,9 +308,14 @@ def _headers(
                 f"header names and values must be str, got {type(name).__name__} name"
             )
         _check_header(name, value)
+        key = name.lower()
+        if key in _RESERVED_HEADERS:
+            raise LocalProtocolError(
+                f"header {name!r} cannot be set through headers=: the HTTP client derives it from "
+                "base_url and the body"
+            )
         # An extra header replaces a default of the same name (so callers can override
         # Authorization, Accept or User-Agent); it goes last, in the caller's order.
-        key = name.lower()
         pairs = [pair for pair in pairs if pair[0] != key]
         pairs.append((key, value))
     return tuple(pairs)
@@ -228,7 +336,39 @@ def _json_body(body: Mapping[str, Any], what: str) -> tuple[bytes, bool]:
         encoded = json.dumps(payload, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
     except (TypeError, ValueError) as exc:
         raise LocalProtocolError(f"{what} body is not JSON-serializable: {exc}") from None
-    return encoded.encode("utf-8"), payload.get("background") is True
+    try:
+        data = encoded.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        # A lone surrogate (e.g. from os.fsdecode or a broken JSON \ud800 escape) has no UTF-8 form.
+        where = _surrogate_path(payload) or f"at character {exc.start} of the JSON"
+        raise LocalProtocolError(
+            f"{what} body has {_describe_char(encoded[exc.start])} {where}: it is not valid "
+            "Unicode and cannot be sent as UTF-8"
+        ) from None
+    return data, payload.get("background") is True
+
+
+def _has_surrogate(text: str) -> bool:
+    return any("\ud800" <= char <= "\udfff" for char in text)
+
+
+def _surrogate_path(value: Any, path: str = "") -> str | None:
+    """Where in *value* the first string with a lone surrogate is, e.g. ``"in ['input'][0]"``."""
+    if isinstance(value, str):
+        return f"in {path or 'the body'}" if _has_surrogate(value) else None
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            if isinstance(key, str) and _has_surrogate(key):
+                return f"in a key of {path or 'the body'}"
+            found = _surrogate_path(item, f"{path}[{key!r}]")
+            if found:
+                return found
+    elif isinstance(value, (list, tuple)):
+        for index, item in enumerate(value):
+            found = _surrogate_path(item, f"{path}[{index}]")
+            if found:
+                return found
+    return None
 
 
 def responses_request(
@@ -250,9 +390,11 @@ def responses_request(
     name.
     """
     encoded, background = _json_body(body, "responses")
+    base = _base(base_url)
+    _check_key(api_key, base, headers)
     return Request(
         method="POST",
-        url=_base(base_url) + "/responses",
+        url=base + "/responses",
         headers=_headers(
             post=True, api_key=api_key, organization=organization, project=project, extra=headers
         ),
@@ -291,10 +433,18 @@ def resume_request(
     query = "stream=true"
     if starting_after is not None:
         query += f"&starting_after={starting_after}"
+    if _has_surrogate(response_id):
+        index = next(i for i, char in enumerate(response_id) if "\ud800" <= char <= "\udfff")
+        raise LocalProtocolError(
+            f"response_id has {_describe_char(response_id[index])} at position {index}: it is not "
+            "valid Unicode and cannot be sent"
+        )
     path = urllib.parse.quote(response_id, safe="")
+    base = _base(base_url)
+    _check_key(api_key, base, headers)
     return Request(
         method="GET",
-        url=f"{_base(base_url)}/responses/{path}?{query}",
+        url=f"{base}/responses/{path}?{query}",
         headers=_headers(
             post=False, api_key=api_key, organization=organization, project=project, extra=headers
         ),
@@ -318,9 +468,11 @@ def chat_request(
     :func:`responses_request`. Pass ``"stream_options": {"include_usage": true}`` in *body* to get
     the final usage chunk."""
     encoded, _ = _json_body(body, "chat")
+    base = _base(base_url)
+    _check_key(api_key, base, headers)
     return Request(
         method="POST",
-        url=_base(base_url) + "/chat/completions",
+        url=base + "/chat/completions",
         headers=_headers(
             post=True, api_key=api_key, organization=organization, project=project, extra=headers
         ),
@@ -558,12 +710,19 @@ def needs_error_body(status: int, headers: HeadersLike = ()) -> bool:
 
 
 def response_error(
-    status: int, headers: HeadersLike, body: bytes, *, now: float | None = None
+    status: int,
+    headers: HeadersLike,
+    body: bytes,
+    *,
+    now: float | None = None,
+    request: Request | None = None,
 ) -> APIStatusError | None:
     """Build the :class:`APIStatusError` subclass for a non-2xx response; ``None`` for a 2xx.
 
     *body* is the full error body (the adapter bounds it by :data:`ERROR_BODY_LIMIT`). *now* is the
     current POSIX time used to turn an HTTP-date ``retry-after`` into seconds (default: the clock).
+    *request*, the request that got this answer, lets a 404 name the method and URL (without the
+    query) and hint at a base URL missing its ``/v1``; ``message`` stays the server's own.
     """
     if 200 <= status < 300:
         return None
@@ -576,7 +735,7 @@ def response_error(
         message = text[:_MESSAGE_LIMIT] if text else "(empty body)"
     retry_after = _retry_after(pairs, now)
     cls = _BY_STATUS.get(status, InternalServerError if status >= 500 else APIStatusError)
-    return cls(
+    exc = cls(
         message,
         status_code=status,
         headers=pairs,
@@ -585,6 +744,26 @@ def response_error(
         request_id=_get(pairs, "x-request-id"),
         retry_after=retry_after,
         should_retry=_should_retry(status, pairs, retry_after),
+    )
+    if status == 404 and request is not None:
+        # "Error code: 404 - 404: Not Found" alone does not say what was not found; the usual
+        # cause is a base_url without the /v1 the API and most compatible servers serve under.
+        exc.args = (f"{exc.args[0]} ({_not_found_hint(request)})",)
+    return exc
+
+
+def _not_found_hint(request: Request) -> str:
+    parts = urllib.parse.urlsplit(request.url)
+    where = f"{request.method} {parts._replace(query='', fragment='').geturl()}"
+    # The base path: what the builders appended "/responses..." or "/chat/completions" to.
+    suffix = "/chat/completions" if request.kind == "chat" else "/responses"
+    base_path = parts.path.rpartition(suffix)[0] if suffix in parts.path else parts.path
+    if "/v1" in base_path:
+        return where
+    base = parts._replace(path=base_path, query="", fragment="").geturl()
+    return (
+        f"{where}; the OpenAI API and most compatible servers serve under /v1: is base_url "
+        f"missing it, e.g. base_url={base + '/v1'!r}?"
     )
 
 

@@ -362,7 +362,9 @@ class Exchange:
     def _raise_status(self) -> None:
         assert self.status_code is not None
         body = bytes(self._error_body)
-        error: Exception | None = response_error(self.status_code, self.headers, body)
+        error: Exception | None = response_error(
+            self.status_code, self.headers, body, request=self.request
+        )
         if error is None:
             try:
                 check_content_type(self.status_code, self.headers, body)

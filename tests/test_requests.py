@@ -58,24 +58,24 @@ def test_responses_request_shape() -> None:
 
 
 def test_stream_true_is_kept_and_false_is_refused() -> None:
-    req = responses_request({"model": "m", "stream": True})
+    req = responses_request({"model": "m", "stream": True}, api_key=KEY)
     assert req.body is not None and json.loads(req.body)["stream"] is True
     with pytest.raises(LocalProtocolError, match="stream"):
-        responses_request({"model": "m", "stream": False})
+        responses_request({"model": "m", "stream": False}, api_key=KEY)
     with pytest.raises(LocalProtocolError, match="stream"):
-        chat_request({"model": "m", "stream": "yes"})
+        chat_request({"model": "m", "stream": "yes"}, api_key=KEY)
 
 
 def test_no_key_no_authorization_header() -> None:
-    req = responses_request({"model": "m"})
+    req = responses_request({"model": "m"}, base_url="http://127.0.0.1:8080/v1")
     assert req.header("authorization") is None
 
 
 def test_background_flag_follows_body() -> None:
-    assert responses_request({"model": "m", "background": True}).background is True
-    assert responses_request({"model": "m", "background": False}).background is False
+    assert responses_request({"model": "m", "background": True}, api_key=KEY).background is True
+    assert responses_request({"model": "m", "background": False}, api_key=KEY).background is False
     # Only the JSON literal true counts, not a truthy string.
-    assert responses_request({"model": "m", "background": "true"}).background is False
+    assert responses_request({"model": "m", "background": "true"}, api_key=KEY).background is False
 
 
 def test_org_project_and_extra_headers() -> None:
@@ -100,24 +100,196 @@ def test_org_project_and_extra_headers() -> None:
 
 def test_header_injection_refused_without_echoing_secret() -> None:
     with pytest.raises(LocalProtocolError) as info:
-        responses_request({"model": "m"}, headers={"Authorization": f"Bearer {KEY}\r\nX: y"})
+        responses_request(
+            {"model": "m"}, api_key=KEY, headers={"Authorization": f"Bearer {KEY}\r\nX: y"}
+        )
     assert KEY not in str(info.value) and KEY not in repr(info.value)
     with pytest.raises(LocalProtocolError) as info2:
         responses_request({"model": "m"}, api_key=KEY + "\n")
     assert KEY not in str(info2.value)
     with pytest.raises(LocalProtocolError):
-        responses_request({"model": "m"}, headers={"Bad Name": "x"})
+        responses_request({"model": "m"}, api_key=KEY, headers={"Bad Name": "x"})
 
 
 def test_bad_base_url_and_body() -> None:
     with pytest.raises(LocalProtocolError, match="base_url"):
         responses_request({"model": "m"}, base_url="api.openai.com/v1")
     with pytest.raises(LocalProtocolError, match="JSON"):
-        responses_request({"model": "m", "x": object()})
+        responses_request({"model": "m", "x": object()}, api_key=KEY)
     with pytest.raises(LocalProtocolError, match="JSON"):
-        responses_request({"model": "m", "temperature": float("nan")})
+        responses_request({"model": "m", "temperature": float("nan")}, api_key=KEY)
     with pytest.raises(LocalProtocolError, match="mapping"):
-        responses_request(["model"])  # type: ignore[arg-type]
+        responses_request(["model"], api_key=KEY)  # type: ignore[arg-type]
+
+
+# Characters a key picks up when pasted from a chat, a PDF or a terminal.
+PASTED = ["\t", "\x0b", "\x7f", "\u2026", "\xa0", "\u2028", "\r", "\n", "\0", " ", "\u200b"]
+
+
+@pytest.mark.parametrize("char", PASTED)
+def test_a_key_with_a_stray_character_is_refused_without_showing_it(char: str) -> None:
+    bad_key = KEY[:10] + char + KEY[10:]
+    for build in (
+        lambda: responses_request({"model": "m"}, api_key=bad_key),
+        lambda: chat_request({"model": "m"}, api_key=bad_key),
+        lambda: resume_request("resp_1", starting_after=1, api_key=bad_key),
+    ):
+        with pytest.raises(LocalProtocolError) as info:
+            build()
+        message = str(info.value)
+        assert "api_key" in message and f"U+{ord(char):04X}" in message and "position 10" in message
+        for secret in (KEY, KEY[:10], KEY[10:]):
+            assert secret not in message and secret not in repr(info.value)
+
+
+@pytest.mark.parametrize("char", ["\t", "\x0b", "\x7f", "\u2026", "\xa0", "\x1b"])
+def test_header_values_must_be_visible_ascii(char: str) -> None:
+    value = f"Bearer {KEY}{char}"
+    for kwargs in (
+        {"headers": {"Authorization": value}},
+        {"headers": {"X-Custom": value}, "api_key": KEY},
+        {"organization": f"org-{KEY}{char}", "api_key": KEY},
+        {"project": f"{char}{KEY}", "api_key": KEY},
+    ):
+        with pytest.raises(LocalProtocolError, match=f"U\\+{ord(char):04X}") as info:
+            responses_request({"model": "m"}, **kwargs)  # type: ignore[arg-type]
+        assert KEY not in str(info.value) and KEY not in repr(info.value)
+    # Spaces inside a value are fine (as in "Bearer <key>"); at either end HTTP would strip them.
+    ok = responses_request({"model": "m"}, api_key=KEY, headers={"X-Custom": "a b  c"})
+    assert ok.header("x-custom") == "a b  c"
+    with pytest.raises(LocalProtocolError, match="leading or trailing space") as info2:
+        responses_request({"model": "m"}, headers={"Authorization": f"Bearer {KEY} "})
+    assert KEY not in str(info2.value)
+
+
+@pytest.mark.parametrize("name", ["Bad Name", "x:y", "", "naïve", "a\tb", "(x)", "x\r\ny", "a/b"])
+def test_header_names_must_be_tokens(name: str) -> None:
+    with pytest.raises(LocalProtocolError, match="header name"):
+        responses_request({"model": "m"}, api_key=KEY, headers={name: "v"})
+
+
+def test_token_characters_are_accepted_as_header_names() -> None:
+    name = "X-Odd!#$%&'*+.^_`|~09"
+    req = responses_request({"model": "m"}, api_key=KEY, headers={name: "v"})
+    assert req.header(name) == "v"
+
+
+@pytest.mark.parametrize("name", ["Host", "content-length", "Transfer-Encoding", "HOST"])
+def test_framing_headers_cannot_be_overridden(name: str) -> None:
+    for build in (
+        lambda: responses_request({"model": "m"}, api_key=KEY, headers={name: "1"}),
+        lambda: chat_request({"model": "m"}, api_key=KEY, headers={name: "1"}),
+        lambda: resume_request("r", starting_after=0, api_key=KEY, headers={name: "1"}),
+    ):
+        with pytest.raises(LocalProtocolError, match=f"{name!r} cannot be set"):
+            build()
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://user:hunter2-PASSWORD@127.0.0.1:8000/v1",
+        "https://hunter2-PASSWORD@api.example.com/v1",
+        "https://user:hunter2-PASSWORD@api.example.com@evil.example/v1",
+    ],
+)
+def test_base_url_with_user_info_is_refused_without_showing_it(url: str) -> None:
+    with pytest.raises(LocalProtocolError, match="user info") as info:
+        responses_request({"model": "m"}, api_key=KEY, base_url=url)
+    assert "hunter2" not in str(info.value) and "hunter2" not in repr(info.value)
+    assert "/v1" in str(info.value)  # the rest of the URL is shown, to find it
+
+
+@pytest.mark.parametrize(
+    ("url", "what"),
+    [
+        ("http://127.0.0.1:8000/v1 ", "U+0020"),
+        (" http://127.0.0.1:8000/v1", "U+0020"),
+        ("http://127.0.0.1:8000/my v1", "U+0020"),
+        ("http://127.0.0.1:8000/v1\t", "U+0009"),
+        ("http://127.0.0.1:8000/v\n1", "U+000A"),
+        ("http://127.0.0.1\r:8000/v1", "U+000D"),
+        ("http://127.0.0.1:8000/v1\0", "U+0000"),
+        ("http://127.0.0.1:8000/v1\x7f", "U+007F"),
+        ("http://exämple.com/v1", "U+00E4"),
+        ("http://127.0.0.1:8000/v1?x=1", "query"),
+        ("http://127.0.0.1:8000/v1#top", "fragment"),
+        ("http://127.0.0.1:99999/v1", "port"),
+        ("http://127.0.0.1:http/v1", "port"),
+        ("http://:8000/v1", "host"),
+        ("127.0.0.1:8000/v1", "absolute"),
+        ("ftp://127.0.0.1/v1", "absolute"),
+    ],
+)
+def test_bad_base_urls_are_refused(url: str, what: str) -> None:
+    for build in (
+        lambda: responses_request({"model": "m"}, api_key=KEY, base_url=url),
+        lambda: chat_request({"model": "m"}, api_key=KEY, base_url=url),
+        lambda: resume_request("r", starting_after=0, api_key=KEY, base_url=url),
+    ):
+        with pytest.raises(LocalProtocolError, match="base_url") as info:
+            build()
+        assert what in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("body", "where"),
+    [
+        ({"model": "gpt-\ud800"}, "['model']"),
+        (
+            {"model": "m", "input": [{"role": "user", "content": "a\udcff"}]},
+            "['input'][0]['content']",
+        ),
+        ({"model": "m", "metadata": {"k\udc80": "v"}}, "a key of ['metadata']"),
+    ],
+)
+def test_a_lone_surrogate_in_the_body_is_a_local_protocol_error(
+    body: dict[str, object], where: str
+) -> None:
+    for build in (responses_request, chat_request):
+        with pytest.raises(LocalProtocolError, match="surrogate") as info:
+            build(body, api_key=KEY)
+        assert where in str(info.value)
+        assert not isinstance(info.value, UnicodeError)
+
+
+def test_a_lone_surrogate_in_the_response_id_is_a_local_protocol_error() -> None:
+    with pytest.raises(LocalProtocolError, match="response_id has U\\+D83D"):
+        resume_request("resp_\ud83d", starting_after=0, api_key=KEY)
+    # A valid non-ASCII id is percent-encoded as UTF-8.
+    req = resume_request("resp_\U0001f600", starting_after=0, api_key=KEY)
+    assert "/responses/resp_%F0%9F%98%80?" in req.url
+
+
+@pytest.mark.parametrize(
+    "base_url", [DEFAULT_BASE_URL, "https://api.openai.com/v1/", "https://api.openai.com:443/v1"]
+)
+def test_no_key_for_the_openai_api_is_refused(
+    base_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The builders never read the environment: set or not, the key must be passed.
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    for build in (
+        lambda: responses_request({"model": "m"}, base_url=base_url),
+        lambda: chat_request({"model": "m"}, base_url=base_url),
+        lambda: resume_request("r", starting_after=0, base_url=base_url),
+    ):
+        with pytest.raises(LocalProtocolError) as info:
+            build()
+        assert "api_key" in str(info.value) and "OPENAI_API_KEY" in str(info.value)
+        assert KEY not in str(info.value)
+    with pytest.raises(LocalProtocolError, match="api_key is empty"):
+        responses_request({"model": "m"}, api_key="", base_url=base_url)
+
+
+def test_a_key_in_headers_or_another_server_needs_no_api_key() -> None:
+    by_header = responses_request({"model": "m"}, headers={"Authorization": f"Bearer {KEY}"})
+    assert by_header.header("authorization") == f"Bearer {KEY}"
+    local = chat_request({"model": "m"}, base_url="http://127.0.0.1:8000/v1")
+    assert local.header("authorization") is None
+    # Only the OpenAI host itself: a look-alike is "another server".
+    other = responses_request({"model": "m"}, base_url="https://api.openai.com.example.org/v1")
+    assert other.header("authorization") is None
 
 
 def test_resume_request_shape() -> None:
@@ -138,12 +310,14 @@ def test_resume_request_omits_none_and_encodes_id() -> None:
     req = resume_request("a/b c?", starting_after=None, base_url="http://localhost:1/v1")
     assert req.url == "http://localhost:1/v1/responses/a%2Fb%20c%3F?stream=true"
     assert req.response_id == "a/b c?"
-    assert resume_request("r", starting_after=0).url.endswith("?stream=true&starting_after=0")
+    assert resume_request("r", starting_after=0, api_key=KEY).url.endswith(
+        "?stream=true&starting_after=0"
+    )
     for bad in (-1, True, 1.5):
         with pytest.raises(LocalProtocolError, match="starting_after"):
-            resume_request("r", starting_after=bad)  # type: ignore[arg-type]
+            resume_request("r", starting_after=bad, api_key=KEY)  # type: ignore[arg-type]
     with pytest.raises(LocalProtocolError, match="response_id"):
-        resume_request("", starting_after=None)
+        resume_request("", starting_after=None, api_key=KEY)
 
 
 def test_chat_request_shape() -> None:
@@ -331,3 +505,29 @@ def test_2xx_json_body_is_unexpected_content_type() -> None:
 def test_missing_content_type_is_unexpected() -> None:
     with pytest.raises(UnexpectedContentType, match="no Content-Type"):
         check_content_type(200, [])
+
+
+def test_404_names_the_method_and_url_and_hints_at_v1() -> None:
+    body = b"404: Not Found"  # aiohttp's (and many frameworks') default 404 body
+    request = responses_request({"model": "m"}, base_url="http://127.0.0.1:8000")
+    exc = response_error(404, [], body, request=request)
+    assert isinstance(exc, NotFoundError)
+    text = str(exc)
+    assert text.startswith(
+        "Error code: 404 - 404: Not Found (POST http://127.0.0.1:8000/responses;"
+    )
+    assert "base_url='http://127.0.0.1:8000/v1'" in text
+    assert exc.message == "404: Not Found"  # the server's own words, untouched
+    chat = chat_request({"model": "m"}, base_url="http://h:1/api/")
+    assert "base_url='http://h:1/api/v1'" in str(response_error(404, [], body, request=chat))
+    # With /v1 already there: the method and URL (no query), no hint.
+    resume = resume_request("resp_1", starting_after=3, base_url="http://h:1/v1")
+    text = str(
+        response_error(
+            404, [], _body("No such response", "invalid_request_error", None), request=resume
+        )
+    )
+    assert text == "Error code: 404 - No such response (GET http://h:1/v1/responses/resp_1)"
+    # Other statuses and calls without the request keep the SDK's wording.
+    assert str(response_error(404, [], body)) == "Error code: 404 - 404: Not Found"
+    assert str(response_error(400, [], body, request=request)) == "Error code: 400 - 404: Not Found"
