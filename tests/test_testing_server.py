@@ -7,9 +7,14 @@ HTTP framing itself is the subject).
 from __future__ import annotations
 
 import json
+import logging
 import re
 import socket
+import struct
+import subprocess
+import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -693,3 +698,101 @@ def test_a_resume_attempt_can_answer_an_http_error(responses_server: ResponsesSe
     response, received, error = fetch(responses_server, "GET", target)
     assert error is None and response.status_code == 200
     assert json_events(received) == builder.events()[5:]
+
+
+# --- a client that stops reading ---------------------------------------------------------------
+
+
+def _wait_until_idle(server: ResponsesServer) -> None:
+    # The handler must end by itself (not be cancelled by stop()), or the test proves nothing.
+    deadline = time.monotonic() + 5.0
+    while server._handlers and time.monotonic() < deadline:
+        time.sleep(0.005)
+    assert not server._handlers, "the answer did not end after the client left"
+
+
+@pytest.mark.parametrize("how", ["reset", "close"])
+def test_a_client_that_stops_reading_mid_stream_leaves_no_traceback(
+    how: str, caplog: pytest.LogCaptureFixture, capfd: pytest.CaptureFixture[str]
+) -> None:
+    body = StreamBuilder().text("word " * 400, chunks=200).completed().to_sse()
+    caplog.set_level(logging.DEBUG)
+    with serve(Script(body, delay=0.002), default=Script(body)) as server:
+        if how == "reset":
+            # Read the head and a first event, then vanish with a TCP reset.
+            sock = socket.create_connection((server.host, server.port), timeout=5)
+            sock.sendall(
+                b"POST /v1/responses HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                b"Content-Length: 2\r\n\r\n{}"
+            )
+            assert sock.recv(200).startswith(b"HTTP/1.1 200")
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            sock.close()
+        else:
+            # What an application does: stop iterating after a few events, close the response.
+            with httpx.Client() as client:
+                request = responses_request({"model": "m"}, base_url=server.base_url)
+                with client.stream(
+                    request.method, request.url, headers=request.headers, content=request.body
+                ) as response:
+                    assert next(response.iter_raw(), b"")
+        _wait_until_idle(server)
+        # The server is still fine for the next client.
+        assert json_events(fetch(server, json={})[1])[-1]["type"] == ("response.completed")
+    captured = capfd.readouterr()
+    assert "Traceback" not in captured.err and "Error handling request" not in captured.err
+    noisy = [r for r in caplog.records if r.levelno >= logging.WARNING or r.exc_info]
+    assert not noisy, [r.getMessage() for r in noisy]
+
+
+# --- the pure helpers without aiohttp ----------------------------------------------------------
+
+_NO_AIOHTTP = """
+import sys
+
+class Block:
+    def find_spec(self, name, path=None, target=None):
+        if name == "aiohttp" or name.startswith("aiohttp."):
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return None
+
+sys.meta_path.insert(0, Block())
+
+import sansio_responses as sr
+from sansio_responses.testing import ChatStreamBuilder, Script, StreamBuilder, recording, serve
+
+stream = sr.ResponsesStream()
+stream.feed(recording("responses-simonw-llm-test_responses_basic_streaming"))
+stream.close()
+assert stream.snapshot().output_text == "pong"
+body = StreamBuilder().text("hi", chunks=2).completed().to_sse()
+assert Script(body, chunk_size=3).response_id() is not None
+chat = sr.ChatCompletionsStream()
+chat.feed(ChatStreamBuilder().content("yo").finish().to_sse())
+chat.close()
+assert chat.snapshot().choices[0].message.content == "yo"
+assert "aiohttp" not in sys.modules
+try:
+    with serve(Script(body)):
+        pass
+except ModuleNotFoundError as exc:
+    assert exc.name == "aiohttp"
+    print(exc)
+else:
+    raise AssertionError("serve() started without aiohttp")
+"""
+
+
+def test_the_pure_helpers_import_without_aiohttp() -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", _NO_AIOHTTP],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    message = result.stdout.strip()
+    assert "needs aiohttp" in message and "'testing' extra" in message
+    assert "pip install 'aiohttp>=" in message  # a command that works: aiohttp is on the index
+    assert "sansio-responses[" not in message  # not on the index: no such command

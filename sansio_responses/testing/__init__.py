@@ -1,6 +1,8 @@
 """A public test kit: stream builders, recorded streams and a real local streaming server.
 
-Needs ``aiohttp`` (the ``testing`` extra). Never imported by the core package::
+Only the server (:func:`serve`, :class:`ResponsesServer`) needs ``aiohttp`` (the ``testing``
+extra); :func:`recording`, :class:`StreamBuilder`, :class:`ChatStreamBuilder` and :class:`Script`
+work without it. Never imported by the core package::
 
     from sansio_responses.testing import Script, StreamBuilder, serve
 

@@ -2,6 +2,8 @@
 
 It runs ``aiohttp.web`` on its own event loop in a background thread, so synchronous, asyncio and
 trio tests can all talk to it over a real socket. Answers are scripted per test (:class:`Script`).
+This module imports without aiohttp (the ``testing`` extra); starting a server then raises a
+:class:`ModuleNotFoundError` that says what to install.
 """
 
 from __future__ import annotations
@@ -15,10 +17,19 @@ from collections import deque
 from collections.abc import Iterator
 from typing import Any
 
-import aiohttp.web
 import attrs
 
+from .._install import install_hint
 from ._script import Faults, Script, plan
+
+try:
+    import aiohttp.web
+except ModuleNotFoundError as exc:  # the pure helpers of the kit work without it
+    if exc.name != "aiohttp":
+        raise
+    _AIOHTTP_MISSING: ModuleNotFoundError | None = exc
+else:
+    _AIOHTTP_MISSING = None
 
 __all__ = ["REQUEST_BODY_LIMIT", "ReceivedRequest", "ResponsesServer", "serve"]
 
@@ -93,6 +104,13 @@ class ResponsesServer:
     """
 
     def __init__(self, *, host: str = "127.0.0.1", port: int = 0, prefix: str = "/v1") -> None:
+        if _AIOHTTP_MISSING is not None:
+            raise ModuleNotFoundError(
+                "the test server (sansio_responses.testing.serve and ResponsesServer) needs "
+                f"aiohttp, which is not installed: {install_hint('testing')}; recording, "
+                "StreamBuilder, ChatStreamBuilder and Script work without it",
+                name="aiohttp",
+            ) from _AIOHTTP_MISSING
         self.host = host
         self.port = port
         self.prefix = prefix.rstrip("/")
@@ -283,6 +301,15 @@ class ResponsesServer:
         self._handlers.add(task)
         try:
             return await self._write(request, status, headers, body, faults)
+        except ConnectionError:
+            # The client stopped reading and closed the connection mid-answer (aiohttp raises
+            # ClientConnectionResetError, a ConnectionResetError): an ordinary thing for a client
+            # to do, so no "Error handling request" traceback. Cancelling ends the handler
+            # without aiohttp trying to finish the response on the closed transport.
+            transport = request.transport
+            if transport is not None:
+                transport.close()
+            raise asyncio.CancelledError from None
         finally:
             self._handlers.discard(task)
 
