@@ -199,6 +199,7 @@ from ._stream import (
     OUTCOMES,
     STATE_TABLE,
     ResponsesStream,
+    format_state_table,
     print_state_table,
 )
 from ._transport import (
@@ -387,6 +388,7 @@ __all__ = [
     "chat_request",
     "check_content_type",
     "content_part_from_dict",
+    "format_state_table",
     "function_tool_parsers",
     "json_schema",
     "make_parser",

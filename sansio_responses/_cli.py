@@ -16,17 +16,20 @@ import argparse
 import asyncio
 import importlib
 import json
+import math
 import os
 import re
 import sys
 import time
+import urllib.parse
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import IO, Any
+from typing import IO, Any, NoReturn
 
 from ._chat import ChatCompletionsStream
 from ._chat_models import ChatCompletion, ChatCompletionChunk
 from ._diagnostics import Diagnostic
-from ._errors import ProtocolError
+from ._errors import LocalProtocolError, ProtocolError
+from ._install import install_hint
 from ._models import Response, ResponseFunctionToolCall, ResponseOutputMessage
 from ._requests import (
     DEFAULT_BASE_URL,
@@ -38,7 +41,7 @@ from ._requests import (
     resume_request,
 )
 from ._sse import DEFAULT_MAX_EVENT_SIZE, SSEDecoder
-from ._stream import ResponsesStream, print_state_table
+from ._stream import ResponsesStream, format_state_table
 
 __all__ = [
     "EXIT_BAD_STREAM",
@@ -561,8 +564,16 @@ def _import(module: str, extra: str) -> Any:
         return importlib.import_module(module)
     except ModuleNotFoundError as exc:
         raise UsageError(
-            f"{module} needs the package {exc.name!r}: pip install 'sansio-responses[{extra}]'"
+            f"{module} needs the package {exc.name!r}: {install_hint(extra)}"
         ) from None
+
+
+def _server(testing: Any, **options: Any) -> Any:
+    """A (not yet started) test server; a missing aiohttp is a usage error, not a traceback."""
+    try:
+        return testing.ResponsesServer(**options)
+    except ModuleNotFoundError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def run_adapter(
@@ -680,7 +691,9 @@ def cmd_demo(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     kind = "chat" if os.path.basename(args.recording).startswith("chat") else "responses"
     printer = Printer(out, err, events_json=args.events)
     script = testing.Script(body, **_faults(args))
-    with testing.serve(default=script) as server:
+    server = _server(testing)
+    server.set_default(script)
+    with server:
         printer.note(
             f"demo: {args.recording} served on {server.base_url} (loopback), "
             f"read with the {args.adapter} adapter"
@@ -715,8 +728,8 @@ def cmd_serve(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     testing = _testing()
     names = args.recording or [DEMO_RECORDING]
     scripts = [testing.Script(_recording_bytes(testing, n), **_faults(args)) for n in names]
+    server = _server(testing, host=args.host, port=args.port)
     try:
-        server = testing.ResponsesServer(host=args.host, port=args.port)
         server.enqueue(*scripts[:-1])
         server.set_default(scripts[-1])
         server.start()
@@ -753,43 +766,15 @@ def cmd_stream(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     """``stream``: a live request (or a resume) to the API or a compatible server."""
     base_url = args.base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL
     api_key = os.environ.get("OPENAI_API_KEY") or None
-    if api_key is None and base_url.rstrip("/") == DEFAULT_BASE_URL:
+    if api_key is None and _is_openai(base_url):
         raise UsageError("set OPENAI_API_KEY (or pass --base-url for a server that needs no key)")
-    if args.after is not None and args.resume is None:
-        raise UsageError("--after needs --resume ID")
-    stream_options: dict[str, Any] = {"strict": args.strict}
-    if args.resume is not None:
-        if args.chat:
-            raise UsageError("Chat Completions streams cannot be resumed")
-        request = resume_request(
-            args.resume, starting_after=args.after, base_url=base_url, api_key=api_key
-        )
-        if args.after is not None:
-            stream_options["starting_after"] = args.after
-    else:
-        text = args.input
-        if text == "-":
-            text = sys.stdin.read()
-        if text is None:
-            raise UsageError("pass --input TEXT (or --input - to read it from stdin)")
-        if args.chat:
-            body: dict[str, Any] = {
-                "model": args.model,
-                "messages": [{"role": "user", "content": text}],
-                "stream_options": {"include_usage": True},
-            }
-            if args.instructions:
-                body["messages"].insert(0, {"role": "system", "content": args.instructions})
-            request = chat_request(body, base_url=base_url, api_key=api_key)
-        else:
-            body = {"model": args.model, "input": text}
-            if args.instructions:
-                body["instructions"] = args.instructions
-            if args.background:
-                body["background"] = True
-            if args.max_output_tokens is not None:
-                body["max_output_tokens"] = args.max_output_tokens
-            request = responses_request(body, base_url=base_url, api_key=api_key)
+    try:
+        request, stream_options = _stream_request(args, base_url, api_key)
+    except LocalProtocolError as exc:
+        # A bad --base-url / OPENAI_BASE_URL, a pasted key with a stray character, text that is
+        # not valid Unicode: the builder's message says what and where, never the key itself.
+        source = " (the key comes from OPENAI_API_KEY)" if exc.message.startswith("api_key") else ""
+        raise UsageError(f"{exc.message}{source}") from None
     printer = Printer(out, err, events_json=args.events)
     started = time.perf_counter()
     handle, error = run_adapter(
@@ -811,9 +796,63 @@ def cmd_stream(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     return _finish(printer, handle, error, elapsed, extra)
 
 
+def _is_openai(base_url: str) -> bool:
+    try:
+        return urllib.parse.urlsplit(base_url).hostname == "api.openai.com"
+    except ValueError:
+        return False  # not a URL at all: the request builder says what is wrong with it
+
+
+def _stream_request(
+    args: argparse.Namespace, base_url: str, api_key: str | None
+) -> tuple[Request, dict[str, Any]]:
+    """The request ``stream`` sends, and the options of the stream that decodes the answer."""
+    if args.after is not None and args.resume is None:
+        raise UsageError("--after needs --resume ID")
+    stream_options: dict[str, Any] = {"strict": args.strict}
+    if args.resume is not None:
+        if args.chat:
+            raise UsageError("Chat Completions streams cannot be resumed")
+        request = resume_request(
+            args.resume, starting_after=args.after, base_url=base_url, api_key=api_key
+        )
+        if args.after is not None:
+            stream_options["starting_after"] = args.after
+    else:
+        text = args.input
+        if text == "-":
+            try:
+                text = sys.stdin.read()
+            except UnicodeDecodeError as exc:
+                raise UsageError(
+                    f"stdin is not UTF-8 text (byte {exc.start}): {exc.reason}"
+                ) from None
+        if text is None:
+            raise UsageError("pass --input TEXT (or --input - to read it from stdin)")
+        if args.chat:
+            body: dict[str, Any] = {
+                "model": args.model,
+                "messages": [{"role": "user", "content": text}],
+                "stream_options": {"include_usage": True},
+            }
+            if args.instructions:
+                body["messages"].insert(0, {"role": "system", "content": args.instructions})
+            request = chat_request(body, base_url=base_url, api_key=api_key)
+        else:
+            body = {"model": args.model, "input": text}
+            if args.instructions:
+                body["instructions"] = args.instructions
+            if args.background:
+                body["background"] = True
+            if args.max_output_tokens is not None:
+                body["max_output_tokens"] = args.max_output_tokens
+            request = responses_request(body, base_url=base_url, api_key=api_key)
+    return request, stream_options
+
+
 def cmd_states(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     """``states``: the Responses stream lifecycle table."""
-    out.write(print_state_table() + "\n")
+    out.write(format_state_table() + "\n")
     return EXIT_OK
 
 
@@ -830,14 +869,38 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _at_least_one(text: str) -> int:
+    value = _positive_int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
+    return value
+
+
+def _port(text: str) -> int:
+    value = _positive_int(text)
+    if value > 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0-65535, got {value}")
+    return value
+
+
 def _seconds(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not math.isfinite(value):
+        # nan compares false with everything, inf never elapses: both would hang, not wait.
+        raise argparse.ArgumentTypeError(f"must be a finite number of seconds, got {text!r}")
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
     return value
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage mistake is one line (what is wrong, where to look) and exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
 def _add_fault_options(parser: argparse.ArgumentParser, delay: float) -> None:
@@ -848,7 +911,7 @@ def _add_fault_options(parser: argparse.ArgumentParser, delay: float) -> None:
         help=f"seconds between writes (default {delay})",
     )
     parser.add_argument(
-        "--chunk-size", type=_positive_int, help="bytes per write (default: one event per write)"
+        "--chunk-size", type=_at_least_one, help="bytes per write (default: one event per write)"
     )
     parser.add_argument(
         "--drop-after",
@@ -862,7 +925,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``sansio-responses``."""
     from . import __version__
 
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="sansio-responses",
         description=(
             "Decode OpenAI Responses and Chat Completions streams: typed events, the accumulated "
@@ -941,7 +1004,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--host", default="127.0.0.1", help="default: 127.0.0.1")
-    p.add_argument("--port", type=_positive_int, default=8000, help="default: 8000 (0: any)")
+    p.add_argument("--port", type=_port, default=8000, help="default: 8000 (0: any)")
     p.add_argument(
         "--recording",
         action="append",
@@ -951,7 +1014,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--stall-after", type=_positive_int, metavar="N", help="stall after N events")
     p.add_argument("--stall-seconds", type=_seconds, default=30.0, help="length of the stall")
     p.add_argument(
-        "--keepalive-every", type=int, metavar="N", help="a keep-alive comment every N events"
+        "--keepalive-every",
+        type=_at_least_one,
+        metavar="N",
+        help="a keep-alive comment every N events",
     )
     p.add_argument("--crlf", action="store_true", help="send CRLF line endings")
     p.set_defaults(func=cmd_serve)

@@ -173,7 +173,11 @@ def _base(base_url: str) -> str:
                 "control or non-ASCII characters (percent-encode the path, use the punycode "
                 "form of an international host name)"
             )
-    parts = urllib.parse.urlsplit(base_url)
+    try:
+        parts = urllib.parse.urlsplit(base_url)
+    except ValueError as exc:  # e.g. "Invalid IPv6 URL" for an unclosed "["
+        shown = "(not shown: it has an '@')" if "@" in base_url else excerpt(base_url)
+        raise LocalProtocolError(f"base_url is not a URL ({exc}): {shown}") from None
     if "@" in parts.netloc:
         # httpx would turn it into Basic auth (replacing the Bearer key), aiohttp refuses it, and
         # repr(Request) would show it: refuse it, and show the URL without it.

@@ -98,14 +98,25 @@ def _prefix_fn(text: Text, n: int) -> Callable[[], str]:
     return lambda: text.prefix(n)
 
 
-def print_state_table() -> str:
-    """The lifecycle table as aligned text (also printed by ``python -m sansio_responses states``)."""
+def format_state_table() -> str:
+    """The lifecycle table as aligned text (printed by ``python -m sansio_responses states``)."""
     header = ("state", "input", "next", "outcome")
     rows = (header, *STATE_TABLE)
     widths = [max(len(r[i]) for r in rows) for i in range(4)]
     return "\n".join(
         "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows
     )
+
+
+def print_state_table() -> str:
+    """Print the lifecycle table to stdout; :func:`format_state_table` gives the text alone.
+
+    The same text is returned too, so code written when this function only returned it keeps its
+    value (``print(print_state_table())`` now shows the table twice).
+    """
+    table = format_state_table()
+    print(table)
+    return table
 
 
 class _Sequence:

@@ -524,3 +524,113 @@ def test_serve_until_ctrl_c(capsys: pytest.CaptureFixture[str]) -> None:
             rest, errors = process.communicate(timeout=30)
     assert process.returncode == 0, errors
     assert "stopped after 1 request(s)" in rest
+
+
+# --- usage mistakes: exit 2, one line, nothing secret ----------------------------------------
+
+SECRET = "sk-test-SECRET-0123456789abcdef"
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["serve", "--port", "99999"], "0-65535"),
+        (["serve", "--port", "-1"], "--port"),
+        (["serve", "--keepalive-every", "0"], ">= 1"),
+        (["demo", "--chunk-size", "0"], ">= 1"),
+        (["demo", "--delay", "nan"], "finite"),
+        (["stream", "--idle-timeout", "inf", "--input", "x"], "finite"),
+        (["demo", "--adapter", "curl"], "invalid choice"),
+        (["nosuch"], "invalid choice"),
+        (["decode"], "FILE"),
+        (["stream", "--base-url", "127.0.0.1:8000", "--input", "hi"], "absolute"),
+        (["stream", "--base-url", "http://[::1/v1", "--input", "hi"], "not a URL"),
+        (["stream", "--base-url", "http://127.0.0.1:8000/v1 ", "--input", "hi"], "U+0020"),
+        (["stream", "--base-url", "http://127.0.0.1:99999/v1", "--input", "hi"], "port"),
+        (["stream", "--base-url", f"http://u:{SECRET}@127.0.0.1/v1", "--input", "hi"], "user info"),
+        (["stream", "--base-url", "http://127.0.0.1:9/v1", "--input", "bad \udcff"], "surrogate"),
+        (["stream", "--base-url", "http://127.0.0.1:9/v1", "--resume", "r\ud800"], "surrogate"),
+        (["stream", "--base-url", "http://127.0.0.1:9/v1", "--after", "3"], "--resume"),
+    ],
+    ids=lambda v: " ".join(v) if isinstance(v, list) else v,
+)
+def test_every_usage_mistake_is_one_line_and_exit_2(
+    argv: list[str], says: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    code, out, err = run(capsys, *argv)
+    assert code == 2, err
+    assert out == ""
+    assert err.count("\n") == 1 and err.endswith("\n"), err
+    assert "error: " in err and says in err
+    assert "Traceback" not in err and SECRET not in err
+
+
+@pytest.mark.parametrize("stray", ["\t", "\x0b", "\x7f", "\u2026", "\xa0", " "])
+def test_a_pasted_key_with_a_stray_character_is_refused_without_showing_it(
+    stray: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET + stray)
+    with serve(Script(recording(BACKGROUND))) as server:
+        for base in ([], ["--base-url", server.base_url]):
+            code, out, err = run(capsys, "stream", *base, "--input", "hi")
+            assert code == 2 and out == ""
+            assert err.count("\n") == 1 and "OPENAI_API_KEY" in err
+            assert f"U+{ord(stray):04X}" in err
+            assert SECRET not in err and SECRET[:12] not in err
+        assert server.requests == []  # refused before anything was sent
+
+
+@pytest.mark.parametrize("adapter", ["httpx", "aiohttp", "trio", "socket"])
+def test_a_404_names_the_request_and_hints_at_v1(
+    adapter: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with serve(Script(recording(BACKGROUND))) as server:
+        root = server.base_url.removesuffix("/v1")
+        code, out, err = run(
+            capsys, "stream", "--adapter", adapter, "--base-url", root, "--input", "hi"
+        )
+    assert code == 3 and out == ""
+    assert f"NotFoundError: Error code: 404 - 404: Not Found (POST {root}/responses;" in err
+    assert f"base_url='{root}/v1'" in err
+
+
+_BLOCK_AIOHTTP = """
+import sys
+
+class Block:
+    def find_spec(self, name, path=None, target=None):
+        if name == "aiohttp" or name.startswith("aiohttp."):
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return None
+
+sys.meta_path.insert(0, Block())
+from sansio_responses._cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["demo"],
+        ["serve", "--port", "0"],
+        ["stream", "--adapter", "aiohttp", "--base-url", "http://127.0.0.1:9/v1", "--input", "x"],
+    ],
+    ids=lambda v: v[0],
+)
+def test_a_missing_package_names_an_install_command_that_works(argv: list[str]) -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", _BLOCK_AIOHTTP, *argv],
+        capture_output=True,
+        text=True,
+        env=_env(),
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert "'aiohttp'" in result.stderr or "needs aiohttp" in result.stderr
+    # sansio-responses is not on the package index: the hint installs what is.
+    assert "pip install 'aiohttp>=" in result.stderr
+    assert "sansio-responses[" not in result.stderr

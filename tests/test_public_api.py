@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 import sansio_responses as sr
 
 CONTRACT = [
@@ -59,3 +61,15 @@ def test_core_imports_only_stdlib_and_attrs() -> None:
     # Private names are the interpreter's and installer's own hooks (__main__, editable finders).
     third = {m for m in eval(out.stdout) if not m.startswith("_")}
     assert third <= {"sansio_responses", "attr", "attrs"}, third
+
+
+def test_print_state_table_prints_and_format_state_table_returns(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    text = sr.format_state_table()
+    assert capsys.readouterr().out == ""  # formatting prints nothing
+    assert text.splitlines()[0].split() == ["state", "input", "next", "outcome"]
+    assert len(text.splitlines()) == len(sr.STATE_TABLE) + 1
+    # The name tells the truth: it prints. It also still returns the text, as it used to.
+    assert sr.print_state_table() == text
+    assert capsys.readouterr().out == text + "\n"

@@ -198,6 +198,10 @@ def test_base_url_with_user_info_is_refused_without_showing_it(url: str) -> None
         responses_request({"model": "m"}, api_key=KEY, base_url=url)
     assert "hunter2" not in str(info.value) and "hunter2" not in repr(info.value)
     assert "/v1" in str(info.value)  # the rest of the URL is shown, to find it
+    # A URL too broken to find its user info in is not shown at all.
+    with pytest.raises(LocalProtocolError, match="not a URL") as info2:
+        responses_request({"model": "m"}, api_key=KEY, base_url="http://u:hunter2@[::1/v1")
+    assert "hunter2" not in str(info2.value)
 
 
 @pytest.mark.parametrize(
@@ -219,6 +223,7 @@ def test_base_url_with_user_info_is_refused_without_showing_it(url: str) -> None
         ("http://:8000/v1", "host"),
         ("127.0.0.1:8000/v1", "absolute"),
         ("ftp://127.0.0.1/v1", "absolute"),
+        ("http://[::1/v1", "not a URL"),
     ],
 )
 def test_bad_base_urls_are_refused(url: str, what: str) -> None:
