@@ -1,7 +1,8 @@
 """Every ```python block in README.md and docs/ is executed.
 
-The blocks of one page run in order in one namespace, as a reader would type them. Examples that need
-a server use the test kit's loopback server; none touches the network. The ``sansio-responses``
+Each block runs alone, in a fresh namespace, as a reader who copies that one block would run it: a
+block imports what it uses and starts the server it talks to. Examples that need a server use the
+test kit's loopback server; none touches the network. The ``sansio-responses``
 command lines shown in ```sh blocks are run too (in-process), except ``serve`` (it runs until Ctrl-C)
 and ``stream`` without ``--base-url`` (it needs the OpenAI API). The site itself is built with
 ``mkdocs build --strict`` when mkdocs is installed (the ``docs`` dependencies).
@@ -50,13 +51,28 @@ def test_the_docs_have_examples() -> None:
     assert {f"docs/{name}" for name in expected} | {"README.md"} <= names
 
 
-@pytest.mark.parametrize("page", PYTHON_PAGES, ids=page_id)
-def test_python_examples_run(page: Path, capsys: pytest.CaptureFixture[str]) -> None:
+PYTHON_BLOCKS = [
+    (page, line, code) for page in PYTHON_PAGES for line, code in blocks(page, "python")
+]
+
+
+@pytest.mark.parametrize(
+    ("page", "line", "code"),
+    PYTHON_BLOCKS,
+    ids=[f"{page_id(page)}:{line}" for page, line, _ in PYTHON_BLOCKS],
+)
+def test_python_example_runs_alone(
+    page: Path,
+    line: int,
+    code: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(ROOT)  # paths in the docs are relative to the repository root
     namespace: dict[str, object] = {"__name__": "__docs__"}
-    for line, code in blocks(page, "python"):
-        # Pad with blank lines so a traceback names the line in the Markdown file.
-        compiled = compile("\n" * (line - 1) + code, str(page), "exec")
-        exec(compiled, namespace)
+    # Pad with blank lines so a traceback names the line in the Markdown file.
+    compiled = compile("\n" * (line - 1) + code, str(page), "exec")
+    exec(compiled, namespace)
     capsys.readouterr()
 
 
