@@ -148,8 +148,13 @@ class Request:
             for key, value in self.headers
         )
         body = "None" if self.body is None else f"<{len(self.body)} bytes>"
+        url = self.url
+        netloc = urllib.parse.urlsplit(url).netloc if "@" in url else ""
+        if "@" in netloc:
+            # The builders refuse user info; a hand-built Request may still carry a password.
+            url = url.replace(netloc, f"{_REDACTED}@{netloc.rpartition('@')[2]}", 1)
         return (
-            f"Request(method={self.method!r}, url={self.url!r}, headers={headers!r}, body={body}, "
+            f"Request(method={self.method!r}, url={url!r}, headers={headers!r}, body={body}, "
             f"kind={self.kind!r}, background={self.background!r}, "
             f"response_id={self.response_id!r})"
         )

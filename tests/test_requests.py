@@ -353,6 +353,9 @@ def test_request_repr_redacts_secrets() -> None:
     manual = Request("GET", "http://x/", (("Authorization", "Bearer " + KEY),), None)
     assert manual.header("authorization") == "Bearer " + KEY
     assert KEY not in repr(manual)
+    # User info in a hand-built URL (the builders refuse it) is redacted too.
+    by_hand = Request("GET", f"http://user:{KEY}@h:1/v1/responses/r", (), None)
+    assert KEY not in repr(by_hand) and "'http://<redacted>@h:1/v1/responses/r'" in repr(by_hand)
 
 
 # --- judging responses ---------------------------------------------------------------------------
