@@ -768,45 +768,6 @@ def cmd_stream(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     api_key = os.environ.get("OPENAI_API_KEY") or None
     if api_key is None and _is_openai(base_url):
         raise UsageError("set OPENAI_API_KEY (or pass --base-url for a server that needs no key)")
-    try:
-        request, stream_options = _stream_request(args, base_url, api_key)
-    except LocalProtocolError as exc:
-        # A bad --base-url / OPENAI_BASE_URL, a pasted key with a stray character, text that is
-        # not valid Unicode: the builder's message says what and where, never the key itself.
-        source = " (the key comes from OPENAI_API_KEY)" if exc.message.startswith("api_key") else ""
-        raise UsageError(f"{exc.message}{source}") from None
-    printer = Printer(out, err, events_json=args.events)
-    started = time.perf_counter()
-    handle, error = run_adapter(
-        args.adapter,
-        request,
-        printer,
-        stream_options=stream_options,
-        idle_timeout=args.idle_timeout,
-    )
-    elapsed = time.perf_counter() - started
-    extra = []
-    if handle is not None and isinstance(handle.stream, ResponsesStream):
-        stream = handle.stream
-        if stream.resumable and stream.last_sequence_number is not None:
-            extra.append(
-                f"resume with: sansio-responses stream --resume {stream.response_id} "
-                f"--after {stream.last_sequence_number}"
-            )
-    return _finish(printer, handle, error, elapsed, extra)
-
-
-def _is_openai(base_url: str) -> bool:
-    try:
-        return urllib.parse.urlsplit(base_url).hostname == "api.openai.com"
-    except ValueError:
-        return False  # not a URL at all: the request builder says what is wrong with it
-
-
-def _stream_request(
-    args: argparse.Namespace, base_url: str, api_key: str | None
-) -> tuple[Request, dict[str, Any]]:
-    """The request ``stream`` sends, and the options of the stream that decodes the answer."""
     if args.after is not None and args.resume is None:
         raise UsageError("--after needs --resume ID")
     stream_options: dict[str, Any] = {"strict": args.strict}
@@ -847,7 +808,32 @@ def _stream_request(
             if args.max_output_tokens is not None:
                 body["max_output_tokens"] = args.max_output_tokens
             request = responses_request(body, base_url=base_url, api_key=api_key)
-    return request, stream_options
+    printer = Printer(out, err, events_json=args.events)
+    started = time.perf_counter()
+    handle, error = run_adapter(
+        args.adapter,
+        request,
+        printer,
+        stream_options=stream_options,
+        idle_timeout=args.idle_timeout,
+    )
+    elapsed = time.perf_counter() - started
+    extra = []
+    if handle is not None and isinstance(handle.stream, ResponsesStream):
+        stream = handle.stream
+        if stream.resumable and stream.last_sequence_number is not None:
+            extra.append(
+                f"resume with: sansio-responses stream --resume {stream.response_id} "
+                f"--after {stream.last_sequence_number}"
+            )
+    return _finish(printer, handle, error, elapsed, extra)
+
+
+def _is_openai(base_url: str) -> bool:
+    try:
+        return urllib.parse.urlsplit(base_url).hostname == "api.openai.com"
+    except ValueError:
+        return False  # not a URL at all: the request builder says what is wrong with it
 
 
 def cmd_states(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
@@ -1078,6 +1064,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         sys.stdout.flush()
         sys.stderr.write(f"sansio-responses {args.command}: error: {exc}\n")
+        return EXIT_USAGE
+    except LocalProtocolError as exc:
+        # Only the request builders get here (run_adapter reports what goes wrong while
+        # streaming): a bad --base-url or OPENAI_BASE_URL, a pasted key with a stray character,
+        # text that is not valid Unicode. The message says what and where, never the key.
+        sys.stdout.flush()
+        source = " (the key comes from OPENAI_API_KEY)" if exc.message.startswith("api_key") else ""
+        sys.stderr.write(f"sansio-responses {args.command}: error: {exc.message}{source}\n")
         return EXIT_USAGE
     except KeyboardInterrupt:
         sys.stdout.flush()
