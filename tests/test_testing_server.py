@@ -711,7 +711,7 @@ def _wait_until_idle(server: ResponsesServer) -> None:
     assert not server._handlers, "the answer did not end after the client left"
 
 
-@pytest.mark.parametrize("how", ["reset", "close"])
+@pytest.mark.parametrize("how", ["reset", "close", "mid-request", "mid-request-reset"])
 def test_a_client_that_stops_reading_mid_stream_leaves_no_traceback(
     how: str, caplog: pytest.LogCaptureFixture, capfd: pytest.CaptureFixture[str]
 ) -> None:
@@ -727,6 +727,16 @@ def test_a_client_that_stops_reading_mid_stream_leaves_no_traceback(
             )
             assert sock.recv(200).startswith(b"HTTP/1.1 200")
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            sock.close()
+        elif how.startswith("mid-request"):
+            # Announce a body, send part of it, leave (the server is reading the request).
+            sock = socket.create_connection((server.host, server.port), timeout=5)
+            sock.sendall(b"POST /v1/responses HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{}")
+            deadline = time.monotonic() + 5.0
+            while not server._handlers and time.monotonic() < deadline:
+                time.sleep(0.005)  # until the handler waits for the rest of the body
+            if how.endswith("reset"):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
             sock.close()
         else:
             # What an application does: stop iterating after a few events, close the response.

@@ -14,8 +14,8 @@ import json
 import threading
 import uuid
 from collections import deque
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Awaitable, Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -32,6 +32,9 @@ else:
     _AIOHTTP_MISSING = None
 
 __all__ = ["REQUEST_BODY_LIMIT", "ReceivedRequest", "ResponsesServer", "serve"]
+
+if TYPE_CHECKING:  # aiohttp may be missing at run time
+    _Handler = Callable[[aiohttp.web.Request], Awaitable[aiohttp.web.StreamResponse]]
 
 REQUEST_BODY_LIMIT = 64 << 20
 """Largest request body the server accepts (64 MiB); a bigger one gets HTTP 413."""
@@ -207,9 +210,9 @@ class ResponsesServer:
 
     async def _start(self) -> None:
         app = aiohttp.web.Application(client_max_size=REQUEST_BODY_LIMIT)
-        app.router.add_post(self.prefix + "/responses", self._create)
-        app.router.add_post(self.prefix + "/chat/completions", self._create)
-        app.router.add_get(self.prefix + "/responses/{response_id}", self._retrieve)
+        app.router.add_post(self.prefix + "/responses", self._guard(self._create))
+        app.router.add_post(self.prefix + "/chat/completions", self._guard(self._create))
+        app.router.add_get(self.prefix + "/responses/{response_id}", self._guard(self._retrieve))
         self._runner = aiohttp.web.AppRunner(app, access_log=None, handle_signals=False)
         await self._runner.setup()
         site = aiohttp.web.TCPSite(self._runner, self.host, self.port)
@@ -296,22 +299,33 @@ class ResponsesServer:
         body: bytes,
         faults: Faults,
     ) -> aiohttp.web.StreamResponse:
-        task = asyncio.current_task()
-        assert task is not None
-        self._handlers.add(task)
-        try:
-            return await self._write(request, status, headers, body, faults)
-        except ConnectionError:
-            # The client stopped reading and closed the connection mid-answer (aiohttp raises
-            # ClientConnectionResetError, a ConnectionResetError): an ordinary thing for a client
-            # to do, so no "Error handling request" traceback. Cancelling ends the handler
-            # without aiohttp trying to finish the response on the closed transport.
-            transport = request.transport
-            if transport is not None:
-                transport.close()
-            raise asyncio.CancelledError from None
-        finally:
-            self._handlers.discard(task)
+        return await self._write(request, status, headers, body, faults)
+
+    def _guard(self, handler: _Handler) -> _Handler:
+        """*handler*, tracked for :meth:`stop` and silent when the client goes away.
+
+        A client that stops reading and closes the connection, mid-request or mid-answer, is an
+        ordinary thing for a client to do, so it gets no "Error handling request" traceback
+        (aiohttp raises ConnectionResetError, or its subclass ClientConnectionResetError, from
+        the read or the write). Cancelling ends the handler without aiohttp trying to finish the
+        response on the closed transport.
+        """
+
+        async def guarded(request: aiohttp.web.Request) -> aiohttp.web.StreamResponse:
+            task = asyncio.current_task()
+            assert task is not None
+            self._handlers.add(task)
+            try:
+                return await handler(request)
+            except ConnectionError:
+                transport = request.transport
+                if transport is not None:
+                    transport.close()
+                raise asyncio.CancelledError from None
+            finally:
+                self._handlers.discard(task)
+
+        return guarded
 
     async def _write(
         self,
