@@ -397,6 +397,15 @@ def responses_request(
     ``authorization: Bearer <api_key>`` when a key is given, ``openai-organization`` and
     ``openai-project`` when given, then *headers*; an extra header replaces a default of the same
     name.
+
+    Raises :class:`LocalProtocolError` (whose message never holds a header value or the key) for:
+    no *api_key* when the request goes to ``api.openai.com`` and *headers* has no
+    ``Authorization`` (the builders never read ``OPENAI_API_KEY``: pass
+    ``api_key=os.environ["OPENAI_API_KEY"]``); a key that is empty or not visible ASCII; a header
+    name that is not a token or a value that is not visible ASCII (inner spaces allowed);
+    ``Host``, ``Content-Length`` or ``Transfer-Encoding`` in *headers*; a *base_url* that is not an
+    absolute http(s) URL or has spaces, control or non-ASCII characters, user info, a query or a
+    fragment; a lone surrogate anywhere in *body*.
     """
     encoded, background = _json_body(body, "responses")
     base = _base(base_url)
@@ -427,7 +436,7 @@ def resume_request(
 
     This resumes a background response after event number *starting_after*; the query parameter is
     omitted when ``None``, which replays the stream from the start. The id is percent-encoded as one
-    path segment.
+    path segment. Refusals as for :func:`responses_request` (and a lone surrogate in the id).
     """
     if not isinstance(response_id, str) or not response_id:
         raise LocalProtocolError(f"response_id must be a non-empty str, got {response_id!r:.60}")
@@ -474,8 +483,8 @@ def chat_request(
     project: str | None = None,
 ) -> Request:
     """Describe ``POST {base_url}/chat/completions`` with ``"stream": true``; headers as for
-    :func:`responses_request`. Pass ``"stream_options": {"include_usage": true}`` in *body* to get
-    the final usage chunk."""
+    :func:`responses_request`, and so are the refusals. Pass ``"stream_options": {"include_usage":
+    true}`` in *body* to get the final usage chunk."""
     encoded, _ = _json_body(body, "chat")
     base = _base(base_url)
     _check_key(api_key, base, headers)
