@@ -4,11 +4,16 @@ with open_stream(request, client) as events:
     for event in events:
         ...
     events.stream.snapshot()
+
+httpx fixes a response's read timeout when the request is sent, so *total_timeout* is enforced
+between reads and by sending each request with a read timeout no longer than what is left of it:
+one read may end up to that long after the deadline, never later.
 """
 
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -20,15 +25,25 @@ from sansio_responses._requests import Request
 __all__ = ["EventStream", "open_stream"]
 
 
-class EventStream(t.EventIterator):
-    """The events of one stream, read through httpx as the consumer iterates. ``stream`` is the
-    core stream; see :class:`StreamHandle` for ``status_code``, ``headers`` and ``resumes``."""
+def _headers(request: Request[Any]) -> list[tuple[str, str]]:
+    # Built in a function of its own so that no adapter frame keeps the headers (the API key) in
+    # a local variable that a traceback with locals (pytest --showlocals, error trackers) prints.
+    headers = list(request.headers)
+    if request.header("accept-encoding") is None:
+        # Compressed event streams hold events back in the compressor; ask for none.
+        headers.append(("accept-encoding", "identity"))
+    return headers
 
-    def __init__(self, x: t.Exchange, client: httpx.Client, connect_timeout: float | None,
+
+class EventStream(t.EventIterator[t.S]):
+    """The events of one stream, read through httpx as the consumer iterates. ``stream`` is the
+    core stream; see :class:`StreamHandle` for ``status_code``, ``headers``, ``resumes`` and
+    ``retries``."""
+
+    def __init__(self, x: t.Exchange[t.S], client: httpx.Client, connect_timeout: float | None,
                  idle_timeout: float | None) -> None:  # fmt: skip
         self._x, self._client = x, client
-        # The pool wait is part of getting a connection: bounded like the connect.
-        self._timeout = httpx.Timeout(idle_timeout, connect=connect_timeout, pool=connect_timeout)
+        self._connect_timeout, self._idle_timeout = connect_timeout, idle_timeout
         self._exit = contextlib.ExitStack()
         self._chunks: Iterator[bytes] = iter(())
 
@@ -37,6 +52,8 @@ class EventStream(t.EventIterator):
         try:
             if self._x.state == "connect":
                 self.close()
+                if self._x.delay:  # a retry's backoff; the exchange kept it inside the deadline
+                    time.sleep(self._x.delay)
                 self._open(self._x.begin())
             chunk = next(self._chunks, None)
         except httpx.TransportError as exc:
@@ -49,22 +66,22 @@ class EventStream(t.EventIterator):
         else:
             self._x.on_data(chunk)
 
-    def _failure(self, exc: httpx.TransportError, request: Request) -> t.TransportError:
+    def _failure(self, exc: httpx.TransportError, request: Request[Any]) -> t.TransportError:
         if isinstance(exc, (httpx.ConnectTimeout, httpx.PoolTimeout)):
-            return t.failure("connect-timeout", request, timeout=self._timeout.connect)
+            return self._x.timed_out("connect-timeout", self._connect_timeout)
         if isinstance(exc, httpx.ConnectError):
             return t.failure("connect", request, cause=exc)
         if isinstance(exc, httpx.TimeoutException):
-            return t.failure("idle", request, timeout=self._timeout.read)
+            return self._x.timed_out("idle", self._idle_timeout)
         return t.failure("dropped", request, cause=exc)
 
-    def _open(self, request: Request) -> None:
-        headers = dict(request.headers)
-        # Compressed event streams hold events back in the compressor; ask for none.
-        headers.setdefault("accept-encoding", "identity")
+    def _open(self, request: Request[Any]) -> None:
+        # The pool wait is part of getting a connection: bounded like the connect.
+        connect = self._x.limit(self._connect_timeout)
+        timeout = httpx.Timeout(self._x.limit(self._idle_timeout), connect=connect, pool=connect)
         stream = self._client.stream(
-            request.method, request.url, headers=headers, content=request.body,
-            timeout=self._timeout,
+            request.method, request.url, headers=_headers(request), content=request.body,
+            timeout=timeout,
         )  # fmt: skip
         response = self._exit.enter_context(stream)
         # iter_bytes: the body bytes as they arrive, undoing any Content-Encoding (iter_raw would
@@ -80,24 +97,33 @@ class EventStream(t.EventIterator):
 
 @contextlib.contextmanager
 def open_stream(
-    request: Request,
+    request: Request[t.S],
     client: httpx.Client | None = None,
     *,
     connect_timeout: float | None = t.DEFAULT_CONNECT_TIMEOUT,
     idle_timeout: float | None = t.DEFAULT_IDLE_TIMEOUT,
+    total_timeout: float | None = None,
+    max_retries: int = t.DEFAULT_MAX_RETRIES,
+    retry_policy: t.RetryPolicy | None = None,
     max_resume_attempts: int = t.DEFAULT_MAX_RESUME_ATTEMPTS,
     stream_options: Mapping[str, Any] | None = None,
-) -> Iterator[EventStream]:
+) -> Iterator[EventStream[t.S]]:
     """Send *request* with *client* (a new ``httpx.Client`` when ``None``, closed on exit) and
     yield an iterator of its events.
 
     The response head is read on entry: an HTTP error status raises its ``APIStatusError``, a 2xx
     that is not an event stream raises ``UnexpectedContentType``. *connect_timeout* bounds getting
     a connection; *idle_timeout* bounds every wait for bytes after that (``None``: no limit); both
-    override the client's timeouts. A dropped or truncated background response is resumed (see
-    ``ResumePolicy``). The response is closed on leaving the block.
+    override the client's timeouts. *total_timeout* bounds the whole stream, retries and resumes
+    included (``TotalTimeout``). A retryable failure before the first body byte is retried up to
+    *max_retries* times (``RetryPolicy``; *retry_policy* replaces it whole). A dropped or
+    truncated background response is resumed (see ``ResumePolicy``). The response is closed on
+    leaving the block.
     """
-    x = t.Exchange(request, max_resume_attempts=max_resume_attempts, stream_options=stream_options)
+    x = t.Exchange(
+        request, max_resume_attempts=max_resume_attempts, stream_options=stream_options,
+        retry_policy=retry_policy or t.RetryPolicy(max_retries), total_timeout=total_timeout,
+    )  # fmt: skip
     with contextlib.ExitStack() as owned:
         if client is None:
             client = owned.enter_context(httpx.Client())
@@ -106,4 +132,5 @@ def open_stream(
             events._start()
             yield events
         finally:
+            events._exited = True
             events.close()
