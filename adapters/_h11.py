@@ -175,7 +175,9 @@ class H11Exchange:
                 pieces.append(self._decoder.flush())
         except zlib.error as exc:
             self._x.fail(
-                RemoteProtocolError(f"invalid {self._decoder.coding} body from {self._where}: {exc}")
+                RemoteProtocolError(
+                    f"invalid {self._decoder.coding} body from {self._where}: {exc}"
+                )
             )
             return
         for piece in pieces:

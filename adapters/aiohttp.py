@@ -75,9 +75,7 @@ class EventStream(t.AsyncEventIterator[t.S]):
             assert self._response is not None
             content = self._response.content
             try:
-                chunk = await asyncio.wait_for(
-                    content.readany(), self._x.limit(self._idle_timeout)
-                )
+                chunk = await asyncio.wait_for(content.readany(), self._x.limit(self._idle_timeout))
             except aiohttp.ClientError:
                 salvaged = _salvage(content)
                 if salvaged:
@@ -109,7 +107,9 @@ class EventStream(t.AsyncEventIterator[t.S]):
         # (limit() last for sock_read: timed_out() then tells an idle from a total timeout.)
         total = self._x.limit(None)
         connect = self._x.limit(self._connect_timeout)
-        timeout = aiohttp.ClientTimeout(connect=connect, sock_read=self._x.limit(self._idle_timeout))
+        timeout = aiohttp.ClientTimeout(
+            connect=connect, sock_read=self._x.limit(self._idle_timeout)
+        )
         self._response = await asyncio.wait_for(
             self._session.request(
                 request.method, request.url, headers=_headers(request), data=request.body,
