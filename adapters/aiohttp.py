@@ -52,6 +52,14 @@ def _salvage(content: aiohttp.StreamReader) -> bytes:
     return data if isinstance(data, bytes) else b""
 
 
+def _protocol_error(response: aiohttp.ClientResponse) -> BaseException | None:
+    connection = response.connection
+    protocol = connection.protocol if connection is not None else None
+    exception = getattr(protocol, "exception", None)
+    fault = exception() if callable(exception) else None
+    return fault if isinstance(fault, BaseException) else None
+
+
 class EventStream(t.AsyncEventIterator[t.S]):
     """The events of one stream, read through aiohttp as the consumer iterates. ``stream`` is the
     core stream; see :class:`StreamHandle` for ``status_code``, ``headers``, ``resumes`` and
@@ -76,6 +84,13 @@ class EventStream(t.AsyncEventIterator[t.S]):
             content = self._response.content
             try:
                 chunk = await asyncio.wait_for(content.readany(), self._x.limit(self._idle_timeout))
+            except asyncio.TimeoutError:
+                # aiohttp's parser may have failed on a later segment without waking readany()
+                # (the error goes to the connection's protocol, not to the body): report that.
+                fault = _protocol_error(self._response)
+                if fault is not None:
+                    raise aiohttp.ClientPayloadError(f"invalid HTTP/1.1 framing: {fault}") from fault
+                raise
             except aiohttp.ClientError:
                 salvaged = _salvage(content)
                 if salvaged:
