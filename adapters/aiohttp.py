@@ -20,9 +20,10 @@ from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 import aiohttp
+from multidict import CIMultiDict, CIMultiDictProxy
 
 from sansio_responses import _transport as t
-from sansio_responses._requests import Request
+from sansio_responses._requests import SENSITIVE_HEADERS, Request
 
 __all__ = ["EventStream", "open_stream"]
 
@@ -52,12 +53,30 @@ def _salvage(content: aiohttp.StreamReader) -> bytes:
     return data if isinstance(data, bytes) else b""
 
 
+def _redact(exc: BaseException) -> None:
+    # aiohttp's ClientResponseError (raised for an invalid response head, among others) carries
+    # the request's headers in its repr: the API key would show in every message and log line.
+    if not isinstance(exc, aiohttp.ClientResponseError):
+        return
+    info = exc.request_info
+    headers = CIMultiDict(
+        (k, "<redacted>" if k.lower() in SENSITIVE_HEADERS else v) for k, v in info.headers.items()
+    )
+    exc.request_info = aiohttp.RequestInfo(
+        info.url, info.method, CIMultiDictProxy(headers), info.real_url
+    )
+    exc.args = (exc.request_info, exc.history)
+
+
 def _protocol_error(response: aiohttp.ClientResponse) -> BaseException | None:
     connection = response.connection
     protocol = connection.protocol if connection is not None else None
     exception = getattr(protocol, "exception", None)
     fault = exception() if callable(exception) else None
-    return fault if isinstance(fault, BaseException) else None
+    # aiohttp's own sock_read timeout is recorded there too: that one is an idle timeout.
+    if not isinstance(fault, BaseException) or isinstance(fault, asyncio.TimeoutError):
+        return None
+    return fault
 
 
 class EventStream(t.AsyncEventIterator[t.S]):
@@ -84,12 +103,17 @@ class EventStream(t.AsyncEventIterator[t.S]):
             content = self._response.content
             try:
                 chunk = await asyncio.wait_for(content.readany(), self._x.limit(self._idle_timeout))
-            except asyncio.TimeoutError:
+            except (asyncio.TimeoutError, RuntimeError) as exc:
                 # aiohttp's parser may have failed on a later segment without waking readany()
-                # (the error goes to the connection's protocol, not to the body): report that.
+                # (the error goes to the connection's protocol, not to the body), or readany()
+                # found the connection it closed then ("Connection closed."): report a drop.
                 fault = _protocol_error(self._response)
                 if fault is not None:
-                    raise aiohttp.ClientPayloadError(f"invalid HTTP/1.1 framing: {fault}") from fault
+                    raise aiohttp.ClientPayloadError(
+                        f"invalid HTTP/1.1 framing: {fault}"
+                    ) from fault
+                if isinstance(exc, RuntimeError):
+                    raise aiohttp.ClientConnectionError(str(exc)) from exc
                 raise
             except aiohttp.ClientError:
                 salvaged = _salvage(content)
@@ -107,6 +131,7 @@ class EventStream(t.AsyncEventIterator[t.S]):
             self._x.on_end()
 
     def _failure(self, exc: Exception, request: Request[Any]) -> t.TransportError:
+        _redact(exc)
         if isinstance(exc, aiohttp.ConnectionTimeoutError):
             return self._x.timed_out("connect-timeout", self._connect_timeout)
         if isinstance(exc, aiohttp.ClientConnectorError):

@@ -5,14 +5,20 @@ with open_stream(request, client) as events:
         ...
     events.stream.snapshot()
 
-httpx fixes a response's read timeout when the request is sent, so *total_timeout* is enforced
-between reads and by sending each request with a read timeout no longer than what is left of it:
-one read may end up to that long after the deadline, never later.
+httpx reads blocking, with timeouts fixed when the request is sent, and a server that drips one
+byte at a time never trips them. So with a *total_timeout* a watchdog thread shuts the
+connection's socket down at the deadline (the socket is taken from httpcore's ``trace`` events of
+the connect), which ends the read in progress; the deadline is also checked between reads, and
+each request is sent with timeouts no longer than what is left of it. (A connection reused from
+the client's pool brings no connect event: for it, a read ends at the latest after the time that
+was left when its request was sent.)
 """
 
 from __future__ import annotations
 
 import contextlib
+import socket
+import threading
 import time
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -35,6 +41,40 @@ def _headers(request: Request[Any]) -> list[tuple[str, str]]:
     return headers
 
 
+class _Watchdog:
+    """Shuts the connection's socket down when the total deadline passes, from a timer thread:
+    a blocking ``recv`` in the reading thread then returns, and httpx reports the connection
+    closed."""
+
+    def __init__(self) -> None:
+        self._sock: socket.socket | None = None
+        self._timer: threading.Timer | None = None
+
+    def trace(self, name: str, info: Mapping[str, Any]) -> None:
+        # httpcore's trace extension: the network stream of a new connection (TLS over TCP last).
+        if name in ("connection.connect_tcp.complete", "connection.start_tls.complete"):
+            get = getattr(info.get("return_value"), "get_extra_info", None)
+            sock = get("socket") if callable(get) else None
+            if isinstance(sock, socket.socket):
+                self._sock = sock
+
+    def arm(self, seconds: float) -> None:
+        self._timer = threading.Timer(seconds, self._fire)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def _fire(self) -> None:
+        sock = self._sock
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+
+    def disarm(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer = self._sock = None
+
+
 class EventStream(t.EventIterator[t.S]):
     """The events of one stream, read through httpx as the consumer iterates. ``stream`` is the
     core stream; see :class:`StreamHandle` for ``status_code``, ``headers``, ``resumes`` and
@@ -46,6 +86,7 @@ class EventStream(t.EventIterator[t.S]):
         self._connect_timeout, self._idle_timeout = connect_timeout, idle_timeout
         self._exit = contextlib.ExitStack()
         self._chunks: Iterator[bytes] = iter(())
+        self._watchdog = _Watchdog()
 
     def _step(self) -> None:
         request = self._x.request
@@ -67,6 +108,8 @@ class EventStream(t.EventIterator[t.S]):
             self._x.on_data(chunk)
 
     def _failure(self, exc: httpx.TransportError, request: Request[Any]) -> t.TransportError:
+        if self._x.expired():  # the watchdog shut the socket, or a timeout ran to the deadline
+            return self._x.total_failure()
         if isinstance(exc, (httpx.ConnectTimeout, httpx.PoolTimeout)):
             return self._x.timed_out("connect-timeout", self._connect_timeout)
         if isinstance(exc, httpx.ConnectError):
@@ -76,12 +119,17 @@ class EventStream(t.EventIterator[t.S]):
         return t.failure("dropped", request, cause=exc)
 
     def _open(self, request: Request[Any]) -> None:
+        extensions: dict[str, Any] = {}
+        left = self._x.limit(None)
+        if left is not None:
+            extensions["trace"] = self._watchdog.trace
+            self._watchdog.arm(left)
         # The pool wait is part of getting a connection: bounded like the connect.
         connect = self._x.limit(self._connect_timeout)
         timeout = httpx.Timeout(self._x.limit(self._idle_timeout), connect=connect, pool=connect)
         stream = self._client.stream(
             request.method, request.url, headers=_headers(request), content=request.body,
-            timeout=timeout,
+            timeout=timeout, extensions=extensions,
         )  # fmt: skip
         response = self._exit.enter_context(stream)
         # iter_bytes: the body bytes as they arrive, undoing any Content-Encoding (iter_raw would
@@ -92,6 +140,7 @@ class EventStream(t.EventIterator[t.S]):
     def close(self) -> None:
         """Close the response (idempotent); the client stays open."""
         self._chunks = iter(())
+        self._watchdog.disarm()
         self._exit.close()
 
 

@@ -37,6 +37,7 @@ from ._chat import ChatCompletionsStream
 from ._errors import LocalProtocolError, ProtocolError, TruncatedStream
 from ._requests import (
     ERROR_BODY_LIMIT,
+    SENSITIVE_HEADERS,
     APIStatusError,
     HeadersLike,
     Request,
@@ -640,7 +641,7 @@ def failure(
     reason = cause
     while reason is not None and not str(reason) and reason.__cause__ is not None:
         reason = reason.__cause__
-    detail = f": {reason!r}" if reason is not None else ""
+    detail = f": {_scrub(repr(reason), request)}" if reason is not None else ""
     error: TransportError
     if kind == "connect-timeout":
         error = ConnectTimeout(f"no connection to {where} within {timeout} s")
@@ -652,6 +653,21 @@ def failure(
         error = ConnectionDropped(f"the connection to {where} dropped{detail}")
     error.__cause__ = cause
     return error
+
+
+_DETAIL_LIMIT = 300  # characters of an HTTP library's exception quoted in a message
+
+
+def _scrub(text: str, request: Request[Any]) -> str:
+    # An HTTP library's exception may quote the request headers (aiohttp's request_info does):
+    # never let the key through, and keep the message short (it may quote a whole body).
+    for name, value in request.headers:
+        if name.lower() in SENSITIVE_HEADERS and value:
+            secret = value.split(" ", 1)[1] if value.lower().startswith("bearer ") else value
+            text = text.replace(value, "<redacted>")
+            if len(secret) >= 8:  # a bare key quoted without its scheme
+                text = text.replace(secret, "<redacted>")
+    return text if len(text) <= _DETAIL_LIMIT else text[: _DETAIL_LIMIT - 3] + "..."
 
 
 _CLOSED = (
@@ -701,13 +717,16 @@ class StreamHandle(Generic[S]):
         # so that HTTP errors are raised on entering the block.
         return self._x.state in ("connect", "head", "error-body")
 
+    def _check_open(self) -> None:
+        # Iterating after the block ended must not read on: the connection is gone, and reading
+        # would look like a server truncation. A finished stream just hands out what is left.
+        if self._exited and self._x.state != "finished":
+            raise LocalProtocolError(_CLOSED)
+
     def _closed_check(self) -> bool:
-        # True when iteration is over. Iterating after the block ended must not read on (the
-        # connection is gone: that would look like a server truncation).
+        # True when iteration is over; enforces the total deadline between reads.
         if self._x.state == "finished":
             return True
-        if self._exited:
-            raise LocalProtocolError(_CLOSED)
         if self._x.expired():
             self._x.on_error(self._x.total_failure())
         return False
@@ -727,6 +746,7 @@ class EventIterator(StreamHandle[S]):
     @overload
     def __next__(self) -> ResponseStreamEvent | ChatEvent: ...
     def __next__(self) -> Any:
+        self._check_open()
         while (event := self._x.pop()) is None:
             if self._closed_check():
                 self.close()
@@ -766,6 +786,7 @@ class AsyncEventIterator(StreamHandle[S]):
     @overload
     async def __anext__(self) -> ResponseStreamEvent | ChatEvent: ...
     async def __anext__(self) -> Any:
+        self._check_open()
         while (event := self._x.pop()) is None:
             if self._closed_check():
                 await self.aclose()

@@ -41,8 +41,10 @@ class Reply:
 def head(status: int = 200, *headers: tuple[str, str], chunked: bool = True,
          length: int | None = None, content_type: str = "text/event-stream") -> bytes:  # fmt: skip
     """A response head: status line, ``content-type``, then *headers*, then the framing header
-    (``transfer-encoding: chunked``, or ``content-length: length``, or none: read until close)."""
-    lines = [f"HTTP/1.1 {status} X", f"content-type: {content_type}"]
+    (``transfer-encoding: chunked``, or ``content-length: length``, or none: read until close).
+    ``connection: close`` is always sent (the server closes after each reply), so that no client
+    reuses a connection, and aiohttp does not retry an idempotent request by itself."""
+    lines = [f"HTTP/1.1 {status} X", f"content-type: {content_type}", "connection: close"]
     lines += [f"{name}: {value}" for name, value in headers]
     if chunked:
         lines.append("transfer-encoding: chunked")
