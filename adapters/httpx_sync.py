@@ -49,6 +49,8 @@ class _Watchdog:
     def __init__(self) -> None:
         self._sock: socket.socket | None = None
         self._timer: threading.Timer | None = None
+        #: The deadline passed and the socket was shut down.
+        self.fired = False
 
     def trace(self, name: str, info: Mapping[str, Any]) -> None:
         # httpcore's trace extension: the network stream of a new connection (TLS over TCP last).
@@ -64,6 +66,7 @@ class _Watchdog:
         self._timer.start()
 
     def _fire(self) -> None:
+        self.fired = True
         sock = self._sock
         if sock is not None:
             with contextlib.suppress(OSError):
@@ -73,6 +76,7 @@ class _Watchdog:
         if self._timer is not None:
             self._timer.cancel()
         self._timer = self._sock = None
+        self.fired = False
 
 
 class EventStream(t.EventIterator[t.S]):
@@ -98,8 +102,9 @@ class EventStream(t.EventIterator[t.S]):
                 self._open(self._x.begin())
             chunk = next(self._chunks, None)
         except httpx.TransportError as exc:
+            error = self._failure(exc, request)  # before close(): it resets the watchdog
             self.close()
-            self._x.on_error(self._failure(exc, request))
+            self._x.on_error(error)
             return
         if chunk is None:
             self.close()
@@ -108,7 +113,7 @@ class EventStream(t.EventIterator[t.S]):
             self._x.on_data(chunk)
 
     def _failure(self, exc: httpx.TransportError, request: Request[Any]) -> t.TransportError:
-        if self._x.expired():  # the watchdog shut the socket, or a timeout ran to the deadline
+        if self._watchdog.fired or self._x.expired():  # shut down at the deadline, or timed out
             return self._x.total_failure()
         if isinstance(exc, (httpx.ConnectTimeout, httpx.PoolTimeout)):
             return self._x.timed_out("connect-timeout", self._connect_timeout)
