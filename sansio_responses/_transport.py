@@ -1,10 +1,12 @@
-"""What every adapter shares, without I/O: transport errors, the resume policy and the exchange.
+"""What every adapter shares, without I/O: transport errors, the resume and retry policies, the
+total deadline and the exchange.
 
-An adapter owns sockets and timers; everything it must *decide* lives here, so the four adapters
-(httpx, aiohttp, trio, plain sockets) behave the same and stay short loops:
+An adapter owns sockets and timers; everything it must *decide* lives here, so the five adapters
+(httpx blocking and async, aiohttp, trio, plain sockets) behave the same and stay short loops:
 
 * :class:`TransportError` and its subclasses name what went wrong below HTTP (connect failure or
-  timeout, a body that went silent for too long, a dropped connection).
+  timeout, a body that went silent for too long, a dropped connection or invalid HTTP framing, the
+  whole stream over its ``total_timeout``).
 * :class:`ResumePolicy` decides whether a body that ended early can be continued with
   ``GET /responses/{id}?stream=true&starting_after=N`` (API reference, "Retrieve a model response",
   background mode) and builds that request.
@@ -14,14 +16,16 @@ An adapter owns sockets and timers; everything it must *decide* lives here, so t
 * :class:`Exchange` is the sans-IO state machine of one logical stream, possibly spread over
   several HTTP exchanges: the adapter reports the response head, body chunks, the end of the body
   or a transport failure; the exchange judges the head, reads a bounded error body, feeds the core
-  stream, buffers the events, and tells the adapter whether to open a new connection (a resume)
-  or stop.
+  stream, buffers the events, and tells the adapter whether to open a new connection (a retry,
+  after a delay, or a resume) or stop. It also keeps the total deadline: :meth:`Exchange.limit`
+  bounds each of the adapter's waits by it, on an injectable clock.
 * :class:`EventIterator` / :class:`AsyncEventIterator` are the adapters' events objects minus the
   I/O: iteration pulls events from the exchange and calls the adapter's one-step ``_step``;
   :func:`failure` builds the :class:`TransportError` for what an HTTP library reported.
 
 The API key never appears in a message here: requests are only ever shown through their redacting
-``repr``, and messages name the host, never headers.
+``repr``, messages name the host, never headers, and an HTTP library's exception quoted in a
+message is scrubbed of the request's sensitive header values.
 """
 
 from __future__ import annotations
