@@ -637,14 +637,13 @@ def failure(
 
     *kind*: ``"connect"`` (:class:`ConnectError`), ``"connect-timeout"`` (:class:`ConnectTimeout`),
     ``"idle"`` (:class:`IdleTimeout`) or ``"dropped"`` (:class:`ConnectionDropped`). The message
-    names the host and port only, and the reason: the first exception down *cause*'s chain that
-    says something (trio's ``BrokenResourceError()`` says nothing; the ``SSLCertVerificationError``
-    under it names the certificate or host name problem). *cause* becomes ``__cause__``.
+    names the host and port only, and the reason: the innermost exception of *cause*'s chain, the
+    most specific one (under trio, ``BrokenResourceError()`` says nothing; the
+    ``SSLCertVerificationError`` under it names the certificate or host name problem). *cause*
+    becomes ``__cause__``, so the whole chain stays in the traceback.
     """
     where = f"{request.host}:{request.port}"
-    reason = cause
-    while reason is not None and not str(reason) and reason.__cause__ is not None:
-        reason = reason.__cause__
+    reason = _innermost(cause) if cause is not None else None
     detail = f": {_scrub(repr(reason), request)}" if reason is not None else ""
     error: TransportError
     if kind == "connect-timeout":
@@ -657,6 +656,18 @@ def failure(
         error = ConnectionDropped(f"the connection to {where} dropped{detail}")
     error.__cause__ = cause
     return error
+
+
+def _innermost(exc: BaseException) -> BaseException:
+    seen = {id(exc)}
+    while True:
+        # The context too, even when suppressed (``raise ... from None``): httpx on trio hides
+        # the TLS reason that way.
+        inner = exc.__cause__ or exc.__context__
+        if inner is None or id(inner) in seen:
+            return exc
+        seen.add(id(inner))
+        exc = inner
 
 
 _DETAIL_LIMIT = 300  # characters of an HTTP library's exception quoted in a message

@@ -4,6 +4,7 @@ asyncio and trio (shared cases: test_adapters_common)."""
 from __future__ import annotations
 
 import gc
+import ssl
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -11,17 +12,22 @@ from typing import Any
 import anyio
 import httpx
 import pytest
+import trustme
 from test_adapters_common import (
     CASES,
     Case,
     Result,
     case_id,
+    direct,
+    key,
     server,  # noqa: F401  (fixture)
+    tls_proxy,
     tls_request,
 )
 
 from adapters.httpx_async import open_stream
 from sansio_responses._requests import Request
+from sansio_responses._transport import ConnectError
 from sansio_responses.testing import ResponsesServer, Script, StreamBuilder
 
 BACKENDS = ["asyncio", "trio"]
@@ -101,3 +107,26 @@ def test_cancel_scope_cancels_the_read_and_closes(server: ResponsesServer, backe
     assert cancelled and seen == [0, 1, 2]
     # Nothing left for the collector: no unclosed socket, no unfinished async generator.
     assert not [str(w.message) for w in caught if issubclass(w.category, ResourceWarning)]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_tls_with_a_local_ca(server: ResponsesServer, backend: str) -> None:  # noqa: F811
+    ca = trustme.CA()
+    with tls_proxy(server, ca) as base_url:
+        request, body = tls_request(base_url)
+        context = ssl.create_default_context()
+        ca.configure_trust(context)
+
+        async def trusted() -> Result:
+            async with httpx.AsyncClient(verify=context) as client:
+                return await acollect(request, client=client)
+
+        server.enqueue(Script(body, chunk_size=3))
+        result = anyio.run(trusted, backend=backend)
+        assert result.error is None, repr(result.error)
+        assert [key(e) for e in result.events] == [key(e) for e in direct(body)[0]]
+        # Certificates are verified by default: our local CA is not trusted by the system.
+        server.enqueue(Script(body))
+        refused = run(backend, request, max_retries=0)
+        assert isinstance(refused.error, ConnectError)
+        assert "CERTIFICATE_VERIFY_FAILED" in str(refused.error).upper()
