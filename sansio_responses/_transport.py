@@ -127,17 +127,22 @@ class TransportError(Exception):
     Attributes:
         attempts: resume attempts made (in a row, without a new event) before giving up; 0 when the
             stream was not resumable.
+        retries: retries of the failed request (see :class:`RetryPolicy`) before giving up.
     """
 
-    def __init__(self, message: str, *, attempts: int = 0) -> None:
+    def __init__(self, message: str, *, attempts: int = 0, retries: int = 0) -> None:
         self.message = message
         self.attempts = attempts
+        self.retries = retries
         super().__init__(message)
 
     def __str__(self) -> str:
+        notes = []
+        if self.retries:
+            notes.append(f"{self.retries} retr{'y' if self.retries == 1 else 'ies'}")
         if self.attempts:
-            return f"{self.message} (after {self.attempts} resume attempt(s))"
-        return self.message
+            notes.append(f"{self.attempts} resume attempt(s)")
+        return f"{self.message} (after {', '.join(notes)})" if notes else self.message
 
 
 class ConnectError(TransportError):
@@ -603,6 +608,7 @@ class Exchange(Generic[S]):
             return
         if isinstance(failure, TransportError):
             failure.attempts = self.policy.attempts
+            failure.retries = self._tries
         self._give_up(failure)
 
     def _give_up(self, failure: BaseException) -> None:

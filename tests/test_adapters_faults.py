@@ -336,6 +336,7 @@ def test_connection_refused_is_retried(adapter: str) -> None:
     started = time.monotonic()
     result = drive(adapter, _request(gone), retry_policy=FAST, connect_timeout=0.5)
     assert isinstance(result.error, sr.ConnectError) and result.handle is None
+    assert result.error.retries == 2 and str(result.error).endswith("(after 2 retries)")
     assert time.monotonic() - started < 0.5
 
 
