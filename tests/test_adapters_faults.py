@@ -235,6 +235,24 @@ def test_total_timeout_in_a_dripping_body(raw: RawServer, adapter: str) -> None:
 
 
 @pytest.mark.parametrize("adapter", ADAPTERS)
+def test_total_timeout_spans_resumes(raw: RawServer, adapter: str) -> None:
+    body = StreamBuilder(background=True).text("a b c d e f", chunks=6).completed().to_sse()
+    blocks = Script(body).blocks()
+    rest = Script(body).events_after(3)
+    raw.enqueue(
+        Reply([head(), chunk(b"".join(blocks[:4])), 0.2], then="reset"),
+        Reply([head(), *drip(chunk(rest), 0.02)]),
+    )
+    started = time.monotonic()
+    result = drive(adapter, _request(raw, background=True), idle_timeout=0.3, total_timeout=0.5)
+    elapsed = time.monotonic() - started
+    # 0.2 s in the first body, the rest of the 0.5 s in the resumed one: one deadline for both.
+    assert isinstance(result.error, sr.TotalTimeout), repr(result.error)
+    assert result.handle.resumes == 1 and len(result.events) == 4
+    assert 0.5 <= elapsed < 0.5 + 0.35
+
+
+@pytest.mark.parametrize("adapter", ADAPTERS)
 def test_total_timeout_bounds_retries(raw: RawServer, adapter: str) -> None:
     # Each 503 asks for 0.15 s: two retries fit in 0.4 s, a third would overrun it, so the
     # adapter stops at once with the server's error rather than sleep into the deadline.
@@ -245,7 +263,8 @@ def test_total_timeout_bounds_retries(raw: RawServer, adapter: str) -> None:
     result = drive(adapter, _request(raw), total_timeout=0.4, retry_policy=policy)
     elapsed = time.monotonic() - started
     assert isinstance(result.error, sr.InternalServerError), repr(result.error)
-    assert len(raw.requests) == 3 and elapsed < 0.4
+    # (Had it slept into the deadline, the error would be a TotalTimeout.)
+    assert len(raw.requests) == 3 and 0.3 <= elapsed < 0.7
 
 
 # --- issue 11 item 5: retries as the official SDK does them ---------------------------------------
