@@ -112,7 +112,7 @@ class EventStream(t.AsyncEventIterator[t.S]):
                     raise aiohttp.ClientPayloadError(
                         f"invalid HTTP/1.1 framing: {fault}"
                     ) from fault
-                if isinstance(exc, RuntimeError):
+                if isinstance(exc, RuntimeError) and "Connection closed" in str(exc):
                     raise aiohttp.ClientConnectionError(str(exc)) from exc
                 raise
             except aiohttp.ClientError:
