@@ -6,18 +6,24 @@ end, dropped connection). h11 handles the framing: ``Content-Length`` and chunke
 sections 6 and 7), and reading until close when neither is given. Each exchange uses its own
 connection with ``Connection: close`` (RFC 9112 section 9.6): a stream is one long response, so
 keep-alive would save nothing, and a resume after a drop needs a new connection anyway.
+
+The request asks for ``Accept-Encoding: identity`` (a compressor holds events back); a server
+that compresses anyway with ``gzip`` or ``deflate`` is decoded here (RFC 9110 section 8.4.1), and
+any other coding fails with an error naming it, never a silent empty stream.
 """
 
 from __future__ import annotations
 
 import ssl
 import urllib.parse
+import zlib
+from typing import Any
 
 import h11
 
 from sansio_responses._errors import RemoteProtocolError, excerpt
 from sansio_responses._requests import Request
-from sansio_responses._transport import ConnectionDropped, Exchange
+from sansio_responses._transport import READ_SIZE, ConnectionDropped, Exchange
 
 __all__ = ["MAX_HEAD_SIZE", "H11Exchange", "default_ssl_context"]
 
@@ -31,9 +37,55 @@ def default_ssl_context() -> ssl.SSLContext:
     return ssl.create_default_context()
 
 
-def _host_header(request: Request) -> str:
+def _host_header(request: Request[Any]) -> str:
     # RFC 9112 section 3.2: Host is the authority of the target URI, without user info.
     return urllib.parse.urlsplit(request.url).netloc.rpartition("@")[2]
+
+
+def _request_bytes(conn: h11.Connection, request: Request[Any]) -> bytes:
+    # A function of its own so that no frame of the read loop holds the headers (the API key) in
+    # a local variable that a traceback with locals would print.
+    headers = [("host", _host_header(request))]
+    headers += [(k, v) for k, v in request.headers if k.lower() not in ("host", "connection")]
+    if request.header("accept-encoding") is None:
+        headers.append(("accept-encoding", "identity"))
+    headers.append(("connection", "close"))
+    if request.body is not None:
+        headers.append(("content-length", str(len(request.body))))
+    out = conn.send(h11.Request(method=request.method, target=request.target, headers=headers))
+    if request.body:
+        out += conn.send(h11.Data(data=request.body)) or b""
+    out += conn.send(h11.EndOfMessage()) or b""
+    return out or b""
+
+
+class _Decoder:
+    """Undoes a ``gzip`` or ``deflate`` content coding, bounded per call."""
+
+    def __init__(self, coding: str) -> None:
+        self.coding = coding
+        # gzip: wbits 16+; deflate: the zlib format (RFC 9110 8.4.1.2), raw deflate as fallback
+        # for the servers that send that instead (as httpx and browsers accept).
+        self._wbits = 16 + zlib.MAX_WBITS if coding in ("gzip", "x-gzip") else zlib.MAX_WBITS
+        self._z = zlib.decompressobj(self._wbits)
+        self._started = False
+
+    def decode(self, data: bytes) -> list[bytes]:
+        try:
+            out = [self._z.decompress(data, READ_SIZE)]
+            while self._z.unconsumed_tail:  # a bounded output per piece: no bomb in one call
+                out.append(self._z.decompress(self._z.unconsumed_tail, READ_SIZE))
+        except zlib.error:
+            if self.coding == "deflate" and not self._started:
+                self._z = zlib.decompressobj(-zlib.MAX_WBITS)
+                self._started = True
+                return self.decode(data)
+            raise
+        self._started = True
+        return [piece for piece in out if piece]
+
+    def flush(self) -> bytes:
+        return self._z.flush()
 
 
 class H11Exchange:
@@ -44,23 +96,13 @@ class H11Exchange:
         request: the request to send (``exchange.begin()``).
     """
 
-    def __init__(self, exchange: Exchange, request: Request) -> None:
+    def __init__(self, exchange: Exchange[Any], request: Request[Any]) -> None:
         self._x = exchange
         self._where = f"{request.host}:{request.port}"
         self._conn = h11.Connection(h11.CLIENT, max_incomplete_event_size=MAX_HEAD_SIZE)
-        headers = [("host", _host_header(request))]
-        headers += [(k, v) for k, v in request.headers if k.lower() not in ("host", "connection")]
-        headers.append(("connection", "close"))
-        if request.body is not None:
-            headers.append(("content-length", str(len(request.body))))
-        out = self._conn.send(
-            h11.Request(method=request.method, target=request.target, headers=headers)
-        )
-        if request.body:
-            out += self._conn.send(h11.Data(data=request.body)) or b""
-        out += self._conn.send(h11.EndOfMessage()) or b""
+        self._decoder: _Decoder | None = None
         #: The bytes to write to the connection.
-        self.request_bytes: bytes = out or b""
+        self.request_bytes: bytes = _request_bytes(self._conn, request)
 
     @property
     def active(self) -> bool:
@@ -69,7 +111,8 @@ class H11Exchange:
 
     def receive(self, data: bytes | bytearray) -> None:
         """Feed bytes read from the connection (``b""`` at end of file) and pass every complete
-        HTTP event to the exchange."""
+        HTTP event to the exchange. A framing error is a dropped connection (what httpx and
+        aiohttp report too), after the events decoded before it."""
         self._conn.receive_data(bytes(data))  # no copy when it is bytes already
         while self.active:
             try:
@@ -77,22 +120,66 @@ class H11Exchange:
             except h11.RemoteProtocolError as exc:
                 if self._conn.their_state is h11.ERROR and not data:
                     # End of file inside the head or a sized/chunked body.
-                    self._x.on_error(
-                        ConnectionDropped(f"{self._where} closed the connection: {exc}")
-                    )
-                    return
-                raise RemoteProtocolError(
-                    f"invalid HTTP/1.1 response from {self._where}: {exc}",
-                    excerpt=excerpt(data[:120].decode("latin-1")),
-                ) from None
+                    message = f"{self._where} closed the connection: {exc}"
+                else:
+                    message = f"invalid HTTP/1.1 response from {self._where}: {exc}"
+                error = ConnectionDropped(message)
+                error.__cause__ = RemoteProtocolError(
+                    message, excerpt=excerpt(bytes(data[:120]).decode("latin-1"))
+                )
+                self._x.on_error(error)
+                return
             if event is h11.NEED_DATA:
                 return
             if isinstance(event, h11.Response):
-                self._x.on_head(event.status_code, event.headers)
+                self._head(event)
             elif isinstance(event, h11.Data):
-                self._x.on_data(event.data)
+                self._data(event.data)
             elif isinstance(event, h11.EndOfMessage):
-                self._x.on_end()
+                if self._decoder is not None:
+                    self._data(b"", flush=True)
+                if self.active:
+                    self._x.on_end()
             elif isinstance(event, h11.ConnectionClosed):
                 self._x.on_error(ConnectionDropped(f"{self._where} closed the connection"))
             # InformationalResponse (1xx): skipped; the final response follows (RFC 9110 15.2).
+
+    def _head(self, event: h11.Response) -> None:
+        codings = [
+            c.strip().lower()
+            for name, value in event.headers
+            if name == b"content-encoding"
+            for c in value.decode("latin-1").split(",")
+            if c.strip() and c.strip().lower() != "identity"
+        ]
+        self._x.on_head(event.status_code, event.headers)
+        if not codings:
+            return
+        if len(codings) == 1 and codings[0] in ("gzip", "x-gzip", "deflate"):
+            self._decoder = _Decoder(codings[0])
+            return
+        self._x.fail(
+            RemoteProtocolError(
+                f"{self._where} sent a body in content coding {', '.join(codings)!r}, which this "
+                "adapter cannot decode (it asked for identity; gzip and deflate are decoded)"
+            )
+        )
+
+    def _data(self, data: bytes | bytearray, *, flush: bool = False) -> None:
+        if self._decoder is None:
+            self._x.on_data(data)
+            return
+        try:
+            pieces = self._decoder.decode(bytes(data))
+            if flush:
+                pieces.append(self._decoder.flush())
+        except zlib.error as exc:
+            self._x.fail(
+                RemoteProtocolError(
+                    f"invalid {self._decoder.coding} body from {self._where}: {exc}"
+                )
+            )
+            return
+        for piece in pieces:
+            if self.active:
+                self._x.on_data(piece)

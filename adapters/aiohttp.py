@@ -7,7 +7,9 @@
 
 The body is read with ``readany()`` (what ``iter_any()`` iterates), never the line reader, so an
 event of any size passes (aiohttp's line reader stops at 128 KiB; ``response.completed`` events
-carrying a whole response are often larger).
+carrying a whole response are often larger). Every wait runs under the adapter's own timer as well
+as aiohttp's: a ``readany()`` whose chunk parser failed on a later segment never wakes, and the
+timer is what ends it.
 """
 
 from __future__ import annotations
@@ -18,22 +20,74 @@ from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 import aiohttp
+from multidict import CIMultiDict, CIMultiDictProxy
 
 from sansio_responses import _transport as t
-from sansio_responses._requests import Request
+from sansio_responses._requests import SENSITIVE_HEADERS, Request
 
 __all__ = ["EventStream", "open_stream"]
 
 
-class EventStream(t.AsyncEventIterator):
-    """The events of one stream, read through aiohttp as the consumer iterates. ``stream`` is the
-    core stream; see :class:`StreamHandle` for ``status_code``, ``headers`` and ``resumes``."""
+def _headers(request: Request[Any]) -> list[tuple[str, str]]:
+    # Built in a function of its own so that no adapter frame keeps the headers (the API key) in
+    # a local variable that a traceback with locals (pytest --showlocals, error trackers) prints.
+    headers = list(request.headers)
+    if request.header("accept-encoding") is None:
+        # Compressed event streams hold events back in the compressor; ask for none.
+        headers.append(("accept-encoding", "identity"))
+    return headers
 
-    def __init__(self, x: t.Exchange, session: aiohttp.ClientSession,
+
+def _salvage(content: aiohttp.StreamReader) -> bytes:
+    # When aiohttp's parser fails on bytes after the ones it buffered (a Content-Length shorter
+    # than the body sent, a bad chunk header), readany() raises at once and the buffered body
+    # bytes would be lost: take them from the buffer. Private API, hence the guards.
+    buffer = getattr(content, "_buffer", None)
+    read = getattr(content, "_read_nowait", None)
+    if not buffer or read is None:
+        return b""
+    try:
+        data = read(-1)
+    except Exception:
+        return b""
+    return data if isinstance(data, bytes) else b""
+
+
+def _redact(exc: BaseException) -> None:
+    # aiohttp's ClientResponseError (raised for an invalid response head, among others) carries
+    # the request's headers in its repr: the API key would show in every message and log line.
+    if not isinstance(exc, aiohttp.ClientResponseError):
+        return
+    info = exc.request_info
+    headers = CIMultiDict(
+        (k, "<redacted>" if k.lower() in SENSITIVE_HEADERS else v) for k, v in info.headers.items()
+    )
+    exc.request_info = aiohttp.RequestInfo(
+        info.url, info.method, CIMultiDictProxy(headers), info.real_url
+    )
+    exc.args = (exc.request_info, exc.history)
+
+
+def _protocol_error(response: aiohttp.ClientResponse) -> BaseException | None:
+    connection = response.connection
+    protocol = connection.protocol if connection is not None else None
+    exception = getattr(protocol, "exception", None)
+    fault = exception() if callable(exception) else None
+    # aiohttp's own sock_read timeout is recorded there too: that one is an idle timeout.
+    if not isinstance(fault, BaseException) or isinstance(fault, asyncio.TimeoutError):
+        return None
+    return fault
+
+
+class EventStream(t.AsyncEventIterator[t.S]):
+    """The events of one stream, read through aiohttp as the consumer iterates. ``stream`` is the
+    core stream; see :class:`StreamHandle` for ``status_code``, ``headers``, ``resumes`` and
+    ``retries``."""
+
+    def __init__(self, x: t.Exchange[t.S], session: aiohttp.ClientSession,
                  connect_timeout: float | None, idle_timeout: float | None) -> None:  # fmt: skip
         self._x, self._session = x, session
-        # sock_read restarts with every read that brings bytes: the idle timeout.
-        self._timeout = aiohttp.ClientTimeout(connect=connect_timeout, sock_read=idle_timeout)
+        self._connect_timeout, self._idle_timeout = connect_timeout, idle_timeout
         self._response: aiohttp.ClientResponse | None = None
 
     async def _step(self) -> None:
@@ -41,10 +95,31 @@ class EventStream(t.AsyncEventIterator):
         try:
             if self._x.state == "connect":
                 await self.aclose()
+                if self._x.delay:  # a retry's backoff; the exchange kept it inside the deadline
+                    await asyncio.sleep(self._x.delay)
                 await self._open(self._x.begin())
                 return
             assert self._response is not None
-            chunk = await self._response.content.readany()
+            content = self._response.content
+            try:
+                chunk = await asyncio.wait_for(content.readany(), self._x.limit(self._idle_timeout))
+            except (asyncio.TimeoutError, RuntimeError) as exc:
+                # aiohttp's parser may have failed on a later segment without waking readany()
+                # (the error goes to the connection's protocol, not to the body), or readany()
+                # found the connection it closed then ("Connection closed."): report a drop.
+                fault = _protocol_error(self._response)
+                if fault is not None:
+                    raise aiohttp.ClientPayloadError(
+                        f"invalid HTTP/1.1 framing: {fault}"
+                    ) from fault
+                if isinstance(exc, RuntimeError) and "Connection closed" in str(exc):
+                    raise aiohttp.ClientConnectionError(str(exc)) from exc
+                raise
+            except aiohttp.ClientError:
+                salvaged = _salvage(content)
+                if salvaged:
+                    self._x.on_data(salvaged)
+                raise
         except (aiohttp.ClientError, asyncio.TimeoutError) as exc:
             await self.aclose()
             self._x.on_error(self._failure(exc, request))
@@ -55,23 +130,32 @@ class EventStream(t.AsyncEventIterator):
             await self.aclose()
             self._x.on_end()
 
-    def _failure(self, exc: Exception, request: Request) -> t.TransportError:
+    def _failure(self, exc: Exception, request: Request[Any]) -> t.TransportError:
+        _redact(exc)
         if isinstance(exc, aiohttp.ConnectionTimeoutError):
-            return t.failure("connect-timeout", request, timeout=self._timeout.connect)
+            return self._x.timed_out("connect-timeout", self._connect_timeout)
         if isinstance(exc, aiohttp.ClientConnectorError):
             return t.failure("connect", request, cause=exc)
         # asyncio.TimeoutError, not the builtin: they differ before Python 3.11.
-        if isinstance(exc, asyncio.TimeoutError):  # aiohttp.SocketTimeoutError: sock_read expired
-            return t.failure("idle", request, timeout=self._timeout.sock_read)
+        if isinstance(exc, asyncio.TimeoutError):  # sock_read or our own timer expired
+            return self._x.timed_out("idle", self._idle_timeout)
         return t.failure("dropped", request, cause=exc)
 
-    async def _open(self, request: Request) -> None:
-        headers = dict(request.headers)
-        # Compressed event streams hold events back in the compressor; ask for none.
-        headers.setdefault("accept-encoding", "identity")
-        self._response = await self._session.request(
-            request.method, request.url, headers=headers, data=request.body,
-            timeout=self._timeout, allow_redirects=False,  # a 3xx is an APIStatusError
+    async def _open(self, request: Request[Any]) -> None:
+        # sock_read restarts with every read that brings bytes: the idle timeout for the head.
+        # The whole request (connect, send, head) also runs under the total deadline.
+        # (limit() last for sock_read: timed_out() then tells an idle from a total timeout.)
+        total = self._x.limit(None)
+        connect = self._x.limit(self._connect_timeout)
+        timeout = aiohttp.ClientTimeout(
+            connect=connect, sock_read=self._x.limit(self._idle_timeout)
+        )
+        self._response = await asyncio.wait_for(
+            self._session.request(
+                request.method, request.url, headers=_headers(request), data=request.body,
+                timeout=timeout, allow_redirects=False,  # a 3xx is an APIStatusError
+            ),
+            total,
         )  # fmt: skip
         self._x.on_head(self._response.status, self._response.raw_headers)
 
@@ -84,24 +168,32 @@ class EventStream(t.AsyncEventIterator):
 
 @contextlib.asynccontextmanager
 async def open_stream(
-    request: Request,
+    request: Request[t.S],
     session: aiohttp.ClientSession | None = None,
     *,
     connect_timeout: float | None = t.DEFAULT_CONNECT_TIMEOUT,
     idle_timeout: float | None = t.DEFAULT_IDLE_TIMEOUT,
+    total_timeout: float | None = None,
+    max_retries: int = t.DEFAULT_MAX_RETRIES,
+    retry_policy: t.RetryPolicy | None = None,
     max_resume_attempts: int = t.DEFAULT_MAX_RESUME_ATTEMPTS,
     stream_options: Mapping[str, Any] | None = None,
-) -> AsyncIterator[EventStream]:
+) -> AsyncIterator[EventStream[t.S]]:
     """Send *request* with *session* (a new ``aiohttp.ClientSession`` when ``None``, closed on
     exit) and yield an async iterator of its events.
 
     The response head is read on entry: an HTTP error status raises its ``APIStatusError``, a 2xx
     that is not an event stream raises ``UnexpectedContentType``. *connect_timeout* bounds getting
-    a connection; *idle_timeout* bounds every wait for bytes after that (``None``: no limit).
-    A dropped or truncated background response is resumed (see ``ResumePolicy``). The connection
-    is closed on leaving the block.
+    a connection; *idle_timeout* bounds every wait for bytes after that (``None``: no limit);
+    *total_timeout* bounds the whole stream, retries and resumes included (``TotalTimeout``). A
+    retryable failure before the first body byte is retried up to *max_retries* times
+    (``RetryPolicy``; *retry_policy* replaces it whole). A dropped or truncated background
+    response is resumed (see ``ResumePolicy``). The connection is closed on leaving the block.
     """
-    x = t.Exchange(request, max_resume_attempts=max_resume_attempts, stream_options=stream_options)
+    x = t.Exchange(
+        request, max_resume_attempts=max_resume_attempts, stream_options=stream_options,
+        retry_policy=retry_policy or t.RetryPolicy(max_retries), total_timeout=total_timeout,
+    )  # fmt: skip
     async with contextlib.AsyncExitStack() as owned:
         if session is None:
             session = await owned.enter_async_context(aiohttp.ClientSession())
@@ -110,4 +202,5 @@ async def open_stream(
             await events._start()
             yield events
         finally:
+            events._exited = True
             await events.aclose()

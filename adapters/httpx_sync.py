@@ -4,11 +4,22 @@ with open_stream(request, client) as events:
     for event in events:
         ...
     events.stream.snapshot()
+
+httpx reads blocking, with timeouts fixed when the request is sent, and a server that drips one
+byte at a time never trips them. So with a *total_timeout* a watchdog thread shuts the
+connection's socket down at the deadline (the socket is taken from httpcore's ``trace`` events of
+the connect), which ends the read in progress; the deadline is also checked between reads, and
+each request is sent with timeouts no longer than what is left of it. (A connection reused from
+the client's pool brings no connect event: for it, a read ends at the latest after the time that
+was left when its request was sent.)
 """
 
 from __future__ import annotations
 
 import contextlib
+import socket
+import threading
+import time
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -20,28 +31,80 @@ from sansio_responses._requests import Request
 __all__ = ["EventStream", "open_stream"]
 
 
-class EventStream(t.EventIterator):
-    """The events of one stream, read through httpx as the consumer iterates. ``stream`` is the
-    core stream; see :class:`StreamHandle` for ``status_code``, ``headers`` and ``resumes``."""
+def _headers(request: Request[Any]) -> list[tuple[str, str]]:
+    # Built in a function of its own so that no adapter frame keeps the headers (the API key) in
+    # a local variable that a traceback with locals (pytest --showlocals, error trackers) prints.
+    headers = list(request.headers)
+    if request.header("accept-encoding") is None:
+        # Compressed event streams hold events back in the compressor; ask for none.
+        headers.append(("accept-encoding", "identity"))
+    return headers
 
-    def __init__(self, x: t.Exchange, client: httpx.Client, connect_timeout: float | None,
+
+class _Watchdog:
+    """Shuts the connection's socket down when the total deadline passes, from a timer thread:
+    a blocking ``recv`` in the reading thread then returns, and httpx reports the connection
+    closed."""
+
+    def __init__(self) -> None:
+        self._sock: socket.socket | None = None
+        self._timer: threading.Timer | None = None
+        #: The deadline passed and the socket was shut down.
+        self.fired = False
+
+    def trace(self, name: str, info: Mapping[str, Any]) -> None:
+        # httpcore's trace extension: the network stream of a new connection (TLS over TCP last).
+        if name in ("connection.connect_tcp.complete", "connection.start_tls.complete"):
+            get = getattr(info.get("return_value"), "get_extra_info", None)
+            sock = get("socket") if callable(get) else None
+            if isinstance(sock, socket.socket):
+                self._sock = sock
+
+    def arm(self, seconds: float) -> None:
+        self._timer = threading.Timer(seconds, self._fire)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def _fire(self) -> None:
+        self.fired = True
+        sock = self._sock
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+
+    def disarm(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer = self._sock = None
+        self.fired = False
+
+
+class EventStream(t.EventIterator[t.S]):
+    """The events of one stream, read through httpx as the consumer iterates. ``stream`` is the
+    core stream; see :class:`StreamHandle` for ``status_code``, ``headers``, ``resumes`` and
+    ``retries``."""
+
+    def __init__(self, x: t.Exchange[t.S], client: httpx.Client, connect_timeout: float | None,
                  idle_timeout: float | None) -> None:  # fmt: skip
         self._x, self._client = x, client
-        # The pool wait is part of getting a connection: bounded like the connect.
-        self._timeout = httpx.Timeout(idle_timeout, connect=connect_timeout, pool=connect_timeout)
+        self._connect_timeout, self._idle_timeout = connect_timeout, idle_timeout
         self._exit = contextlib.ExitStack()
         self._chunks: Iterator[bytes] = iter(())
+        self._watchdog = _Watchdog()
 
     def _step(self) -> None:
         request = self._x.request
         try:
             if self._x.state == "connect":
                 self.close()
+                if self._x.delay:  # a retry's backoff; the exchange kept it inside the deadline
+                    time.sleep(self._x.delay)
                 self._open(self._x.begin())
             chunk = next(self._chunks, None)
         except httpx.TransportError as exc:
+            error = self._failure(exc, request)  # before close(): it resets the watchdog
             self.close()
-            self._x.on_error(self._failure(exc, request))
+            self._x.on_error(error)
             return
         if chunk is None:
             self.close()
@@ -49,22 +112,29 @@ class EventStream(t.EventIterator):
         else:
             self._x.on_data(chunk)
 
-    def _failure(self, exc: httpx.TransportError, request: Request) -> t.TransportError:
+    def _failure(self, exc: httpx.TransportError, request: Request[Any]) -> t.TransportError:
+        if self._watchdog.fired or self._x.expired():  # shut down at the deadline, or timed out
+            return self._x.total_failure()
         if isinstance(exc, (httpx.ConnectTimeout, httpx.PoolTimeout)):
-            return t.failure("connect-timeout", request, timeout=self._timeout.connect)
+            return self._x.timed_out("connect-timeout", self._connect_timeout)
         if isinstance(exc, httpx.ConnectError):
             return t.failure("connect", request, cause=exc)
         if isinstance(exc, httpx.TimeoutException):
-            return t.failure("idle", request, timeout=self._timeout.read)
+            return self._x.timed_out("idle", self._idle_timeout)
         return t.failure("dropped", request, cause=exc)
 
-    def _open(self, request: Request) -> None:
-        headers = dict(request.headers)
-        # Compressed event streams hold events back in the compressor; ask for none.
-        headers.setdefault("accept-encoding", "identity")
+    def _open(self, request: Request[Any]) -> None:
+        extensions: dict[str, Any] = {}
+        left = self._x.limit(None)
+        if left is not None:
+            extensions["trace"] = self._watchdog.trace
+            self._watchdog.arm(left)
+        # The pool wait is part of getting a connection: bounded like the connect.
+        connect = self._x.limit(self._connect_timeout)
+        timeout = httpx.Timeout(self._x.limit(self._idle_timeout), connect=connect, pool=connect)
         stream = self._client.stream(
-            request.method, request.url, headers=headers, content=request.body,
-            timeout=self._timeout,
+            request.method, request.url, headers=_headers(request), content=request.body,
+            timeout=timeout, extensions=extensions,
         )  # fmt: skip
         response = self._exit.enter_context(stream)
         # iter_bytes: the body bytes as they arrive, undoing any Content-Encoding (iter_raw would
@@ -75,29 +145,39 @@ class EventStream(t.EventIterator):
     def close(self) -> None:
         """Close the response (idempotent); the client stays open."""
         self._chunks = iter(())
+        self._watchdog.disarm()
         self._exit.close()
 
 
 @contextlib.contextmanager
 def open_stream(
-    request: Request,
+    request: Request[t.S],
     client: httpx.Client | None = None,
     *,
     connect_timeout: float | None = t.DEFAULT_CONNECT_TIMEOUT,
     idle_timeout: float | None = t.DEFAULT_IDLE_TIMEOUT,
+    total_timeout: float | None = None,
+    max_retries: int = t.DEFAULT_MAX_RETRIES,
+    retry_policy: t.RetryPolicy | None = None,
     max_resume_attempts: int = t.DEFAULT_MAX_RESUME_ATTEMPTS,
     stream_options: Mapping[str, Any] | None = None,
-) -> Iterator[EventStream]:
+) -> Iterator[EventStream[t.S]]:
     """Send *request* with *client* (a new ``httpx.Client`` when ``None``, closed on exit) and
     yield an iterator of its events.
 
     The response head is read on entry: an HTTP error status raises its ``APIStatusError``, a 2xx
     that is not an event stream raises ``UnexpectedContentType``. *connect_timeout* bounds getting
     a connection; *idle_timeout* bounds every wait for bytes after that (``None``: no limit); both
-    override the client's timeouts. A dropped or truncated background response is resumed (see
-    ``ResumePolicy``). The response is closed on leaving the block.
+    override the client's timeouts. *total_timeout* bounds the whole stream, retries and resumes
+    included (``TotalTimeout``). A retryable failure before the first body byte is retried up to
+    *max_retries* times (``RetryPolicy``; *retry_policy* replaces it whole). A dropped or
+    truncated background response is resumed (see ``ResumePolicy``). The response is closed on
+    leaving the block.
     """
-    x = t.Exchange(request, max_resume_attempts=max_resume_attempts, stream_options=stream_options)
+    x = t.Exchange(
+        request, max_resume_attempts=max_resume_attempts, stream_options=stream_options,
+        retry_policy=retry_policy or t.RetryPolicy(max_retries), total_timeout=total_timeout,
+    )  # fmt: skip
     with contextlib.ExitStack() as owned:
         if client is None:
             client = owned.enter_context(httpx.Client())
@@ -106,4 +186,5 @@ def open_stream(
             events._start()
             yield events
         finally:
+            events._exited = True
             events.close()

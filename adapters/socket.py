@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import socket
 import ssl
+import time
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -22,12 +23,13 @@ from ._h11 import H11Exchange, default_ssl_context
 __all__ = ["EventStream", "open_stream"]
 
 
-class EventStream(t.EventIterator):
+class EventStream(t.EventIterator[t.S]):
     """The events of one stream, read from a socket as the consumer iterates. ``stream`` is the
-    core stream; see :class:`StreamHandle` for ``status_code``, ``headers`` and ``resumes``."""
+    core stream; see :class:`StreamHandle` for ``status_code``, ``headers``, ``resumes`` and
+    ``retries``."""
 
-    def __init__(self, x: t.Exchange, connect_timeout: float | None, idle_timeout: float | None,
-                 ssl_context: ssl.SSLContext | None) -> None:  # fmt: skip
+    def __init__(self, x: t.Exchange[t.S], connect_timeout: float | None,
+                 idle_timeout: float | None, ssl_context: ssl.SSLContext | None) -> None:  # fmt: skip
         self._x, self._ssl = x, ssl_context
         self._connect_timeout, self._idle_timeout = connect_timeout, idle_timeout
         self._sock: socket.socket | None = None
@@ -37,16 +39,20 @@ class EventStream(t.EventIterator):
     def _step(self) -> None:
         if self._x.state == "connect":
             self.close()
+            if self._x.delay:  # a retry's backoff; the exchange kept it inside the deadline
+                time.sleep(self._x.delay)
             self._connect(self._x.begin())
             return
         assert self._sock is not None and self._h is not None
         try:
+            # Every wait ends within the idle timeout and the total deadline, whichever is first.
+            self._sock.settimeout(self._x.limit(self._idle_timeout))
             if self._out:  # the request, sent under the idle timeout like any other I/O
                 self._sock.sendall(self._out)
                 self._out = b""
             data = self._sock.recv(t.READ_SIZE)
         except TimeoutError:
-            error = t.failure("idle", self._x.request, timeout=self._idle_timeout)
+            error = self._x.timed_out("idle", self._idle_timeout)
         except OSError as exc:
             error = t.failure("dropped", self._x.request, cause=exc)
         else:
@@ -55,16 +61,15 @@ class EventStream(t.EventIterator):
         self.close()
         self._x.on_error(error)
 
-    def _connect(self, request: Request) -> None:
+    def _connect(self, request: Request[Any]) -> None:
         try:
             address = (request.host, request.port)
-            self._sock = socket.create_connection(address, self._connect_timeout)
+            self._sock = socket.create_connection(address, self._x.limit(self._connect_timeout))
             if request.scheme == "https":
                 context = self._ssl or default_ssl_context()
                 self._sock = context.wrap_socket(self._sock, server_hostname=request.host)
-            self._sock.settimeout(self._idle_timeout)
         except TimeoutError:
-            error = t.failure("connect-timeout", request, timeout=self._connect_timeout)
+            error = self._x.timed_out("connect-timeout", self._connect_timeout)
         except OSError as exc:
             error = t.failure("connect", request, cause=exc)
         else:
@@ -83,27 +88,37 @@ class EventStream(t.EventIterator):
 
 @contextlib.contextmanager
 def open_stream(
-    request: Request,
+    request: Request[t.S],
     *,
     connect_timeout: float | None = t.DEFAULT_CONNECT_TIMEOUT,
     idle_timeout: float | None = t.DEFAULT_IDLE_TIMEOUT,
+    total_timeout: float | None = None,
+    max_retries: int = t.DEFAULT_MAX_RETRIES,
+    retry_policy: t.RetryPolicy | None = None,
     max_resume_attempts: int = t.DEFAULT_MAX_RESUME_ATTEMPTS,
     stream_options: Mapping[str, Any] | None = None,
     ssl_context: ssl.SSLContext | None = None,
-) -> Iterator[EventStream]:
+) -> Iterator[EventStream[t.S]]:
     """Send *request* over a new socket and yield an iterator of its events.
 
     The response head is read on entry: an HTTP error status raises its ``APIStatusError``, a 2xx
     that is not an event stream raises ``UnexpectedContentType``. *connect_timeout* bounds the TCP
     connect and TLS handshake; *idle_timeout* bounds every wait for bytes after that (``None``:
-    no limit). A dropped or truncated background response is resumed (see ``ResumePolicy``).
-    *ssl_context* defaults to ``ssl.create_default_context()`` (certificates verified). The socket
-    is closed on leaving the block.
+    no limit); *total_timeout* bounds the whole stream, retries and resumes included
+    (``TotalTimeout``). A retryable failure before the first body byte is retried up to
+    *max_retries* times (``RetryPolicy``; *retry_policy* replaces it whole). A dropped or
+    truncated background response is resumed (see ``ResumePolicy``). *ssl_context* defaults to
+    ``ssl.create_default_context()`` (certificates verified). The socket is closed on leaving
+    the block.
     """
-    x = t.Exchange(request, max_resume_attempts=max_resume_attempts, stream_options=stream_options)
+    x = t.Exchange(
+        request, max_resume_attempts=max_resume_attempts, stream_options=stream_options,
+        retry_policy=retry_policy or t.RetryPolicy(max_retries), total_timeout=total_timeout,
+    )  # fmt: skip
     events = EventStream(x, connect_timeout, idle_timeout, ssl_context)
     try:
         events._start()
         yield events
     finally:
+        events._exited = True
         events.close()

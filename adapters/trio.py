@@ -29,16 +29,15 @@ from ._h11 import H11Exchange, default_ssl_context
 __all__ = ["EventStream", "open_stream"]
 
 
-class EventStream(t.AsyncEventIterator):
+class EventStream(t.AsyncEventIterator[t.S]):
     """The events of one stream, read with trio as the consumer iterates. ``stream`` is the core
-    stream; see :class:`StreamHandle` for ``status_code``, ``headers`` and ``resumes``."""
+    stream; see :class:`StreamHandle` for ``status_code``, ``headers``, ``resumes`` and
+    ``retries``."""
 
-    def __init__(self, x: t.Exchange, connect_timeout: float | None, idle_timeout: float | None,
+    def __init__(self, x: t.Exchange[t.S], connect_timeout: float | None, idle_timeout: float | None,
                  ssl_context: ssl.SSLContext | None) -> None:  # fmt: skip
         self._x, self._ssl = x, ssl_context
-        # No limit is an infinite deadline (which never trips, so never shows in a message).
-        self._connect_timeout = math.inf if connect_timeout is None else connect_timeout
-        self._idle_timeout = math.inf if idle_timeout is None else idle_timeout
+        self._connect_timeout, self._idle_timeout = connect_timeout, idle_timeout
         self._conn: trio.abc.Stream | None = None
         self._h: H11Exchange | None = None
         self._out = b""
@@ -46,17 +45,20 @@ class EventStream(t.AsyncEventIterator):
     async def _step(self) -> None:
         if self._x.state == "connect":
             await self.aclose()
+            if self._x.delay:  # a retry's backoff; the exchange kept it inside the deadline
+                await trio.sleep(self._x.delay)
             await self._connect(self._x.begin())
             return
         assert self._conn is not None and self._h is not None
         try:
-            with trio.fail_after(self._idle_timeout):
+            # Every wait ends within the idle timeout and the total deadline, whichever is first.
+            with trio.fail_after(_seconds(self._x.limit(self._idle_timeout))):
                 if self._out:  # the request, sent under the idle timeout like any other I/O
                     await self._conn.send_all(self._out)
                     self._out = b""
                 data = await self._conn.receive_some(t.READ_SIZE)
         except trio.TooSlowError:
-            error = t.failure("idle", self._x.request, timeout=self._idle_timeout)
+            error = self._x.timed_out("idle", self._idle_timeout)
         except (trio.BrokenResourceError, OSError) as exc:
             error = t.failure("dropped", self._x.request, cause=exc)
         else:
@@ -65,9 +67,9 @@ class EventStream(t.AsyncEventIterator):
         await self.aclose()
         self._x.on_error(error)
 
-    async def _connect(self, request: Request) -> None:
+    async def _connect(self, request: Request[Any]) -> None:
         try:
-            with trio.fail_after(self._connect_timeout):
+            with trio.fail_after(_seconds(self._x.limit(self._connect_timeout))):
                 self._conn = await trio.open_tcp_stream(request.host, request.port)
                 if request.scheme == "https":
                     context = self._ssl or default_ssl_context()
@@ -77,7 +79,7 @@ class EventStream(t.AsyncEventIterator):
                     )
                     await tls.do_handshake()
         except trio.TooSlowError:
-            error = t.failure("connect-timeout", request, timeout=self._connect_timeout)
+            error = self._x.timed_out("connect-timeout", self._connect_timeout)
         except (trio.BrokenResourceError, OSError) as exc:
             error = t.failure("connect", request, cause=exc)
         else:
@@ -94,29 +96,44 @@ class EventStream(t.AsyncEventIterator):
             await trio.aclose_forcefully(conn)
 
 
+def _seconds(timeout: float | None) -> float:
+    # No limit is an infinite deadline (which never trips, so never shows in a message).
+    return math.inf if timeout is None else timeout
+
+
 @contextlib.asynccontextmanager
 async def open_stream(
-    request: Request,
+    request: Request[t.S],
     *,
     connect_timeout: float | None = t.DEFAULT_CONNECT_TIMEOUT,
     idle_timeout: float | None = t.DEFAULT_IDLE_TIMEOUT,
+    total_timeout: float | None = None,
+    max_retries: int = t.DEFAULT_MAX_RETRIES,
+    retry_policy: t.RetryPolicy | None = None,
     max_resume_attempts: int = t.DEFAULT_MAX_RESUME_ATTEMPTS,
     stream_options: Mapping[str, Any] | None = None,
     ssl_context: ssl.SSLContext | None = None,
-) -> AsyncIterator[EventStream]:
+) -> AsyncIterator[EventStream[t.S]]:
     """Send *request* over a new trio connection and yield an async iterator of its events.
 
     The response head is read on entry: an HTTP error status raises its ``APIStatusError``, a 2xx
     that is not an event stream raises ``UnexpectedContentType``. *connect_timeout* bounds the TCP
     connect and TLS handshake; *idle_timeout* bounds every wait for bytes after that (``None``:
-    no limit). A dropped or truncated background response is resumed (see ``ResumePolicy``).
-    *ssl_context* defaults to ``ssl.create_default_context()`` (certificates verified). The
-    connection is closed on leaving the block, also when it is cancelled.
+    no limit); *total_timeout* bounds the whole stream, retries and resumes included
+    (``TotalTimeout``). A retryable failure before the first body byte is retried up to
+    *max_retries* times (``RetryPolicy``; *retry_policy* replaces it whole). A dropped or
+    truncated background response is resumed (see ``ResumePolicy``). *ssl_context* defaults to
+    ``ssl.create_default_context()`` (certificates verified). The connection is closed on leaving
+    the block, also when it is cancelled.
     """
-    x = t.Exchange(request, max_resume_attempts=max_resume_attempts, stream_options=stream_options)
+    x = t.Exchange(
+        request, max_resume_attempts=max_resume_attempts, stream_options=stream_options,
+        retry_policy=retry_policy or t.RetryPolicy(max_retries), total_timeout=total_timeout,
+    )  # fmt: skip
     events = EventStream(x, connect_timeout, idle_timeout, ssl_context)
     try:
         await events._start()
         yield events
     finally:
+        events._exited = True
         await events.aclose()

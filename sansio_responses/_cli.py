@@ -699,7 +699,7 @@ def cmd_demo(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             f"read with the {args.adapter} adapter"
         )
         if kind == "chat":
-            request = chat_request(
+            request: Request[Any] = chat_request(
                 {"model": "demo", "messages": [{"role": "user", "content": "demo"}]},
                 base_url=server.base_url,
             )
@@ -774,7 +774,7 @@ def cmd_stream(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     if args.resume is not None:
         if args.chat:
             raise UsageError("Chat Completions streams cannot be resumed")
-        request = resume_request(
+        request: Request[Any] = resume_request(
             args.resume, starting_after=args.after, base_url=base_url, api_key=api_key
         )
         if args.after is not None:

@@ -22,11 +22,30 @@ import re
 import time
 import urllib.parse
 from collections.abc import Iterable, Mapping
-from typing import Any, Literal, TypeAlias
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeAlias
 
 import attrs
 
 from ._errors import LocalProtocolError, RemoteProtocolError, excerpt
+
+if TYPE_CHECKING:
+    # Type checkers get a TypeVar with a default (PEP 696), so a request built by hand is typed
+    # for either stream kind; the runtime TypeVar (3.10+) takes no default, and needs none.
+    from typing_extensions import TypeVar
+
+    from ._chat import ChatCompletionsStream
+    from ._stream import ResponsesStream
+
+    StreamT = TypeVar(
+        "StreamT",
+        bound="ResponsesStream | ChatCompletionsStream",
+        covariant=True,
+        default="ResponsesStream | ChatCompletionsStream",
+    )
+else:
+    from typing import TypeVar
+
+    StreamT = TypeVar("StreamT", covariant=True)
 
 __all__ = [
     "DEFAULT_BASE_URL",
@@ -85,8 +104,14 @@ def _version() -> str:
 
 
 @attrs.frozen(repr=False)
-class Request:
+class Request(Generic[StreamT]):
     """One HTTP request to send, described without I/O.
+
+    The type parameter is the core stream that decodes its response body, for type checkers only
+    (the adapters' ``events.stream`` is typed from it): the Responses builders return
+    ``Request[ResponsesStream]``, :func:`chat_request` returns ``Request[ChatCompletionsStream]``;
+    a ``Request(...)`` built by hand is ``Request[ResponsesStream | ChatCompletionsStream]``. At
+    run time :attr:`kind` decides.
 
     Attributes:
         method: ``"POST"`` or ``"GET"``.
@@ -388,7 +413,7 @@ def responses_request(
     headers: Mapping[str, str] | None = None,
     organization: str | None = None,
     project: str | None = None,
-) -> Request:
+) -> Request[ResponsesStream]:
     """Describe ``POST {base_url}/responses`` creating a streamed response.
 
     *body* is the JSON request body (``model``, ``input``, ...); ``"stream": true`` is added (a body
@@ -431,7 +456,7 @@ def resume_request(
     headers: Mapping[str, str] | None = None,
     organization: str | None = None,
     project: str | None = None,
-) -> Request:
+) -> Request[ResponsesStream]:
     """Describe ``GET {base_url}/responses/{id}?stream=true&starting_after=N``.
 
     This resumes a background response after event number *starting_after*; the query parameter is
@@ -481,7 +506,7 @@ def chat_request(
     headers: Mapping[str, str] | None = None,
     organization: str | None = None,
     project: str | None = None,
-) -> Request:
+) -> Request[ChatCompletionsStream]:
     """Describe ``POST {base_url}/chat/completions`` with ``"stream": true``; headers as for
     :func:`responses_request`, and so are the refusals. Pass ``"stream_options": {"include_usage":
     true}`` in *body* to get the final usage chunk."""

@@ -8,17 +8,20 @@ from typing import Any
 
 import aiohttp
 import pytest
+import trustme
 from test_adapters_common import (
     CASES,
     Case,
     Result,
     case_id,
     server,  # noqa: F401  (fixture)
+    tls_proxy,
     tls_request,
 )
 
 from adapters.aiohttp import open_stream
 from sansio_responses._requests import Request
+from sansio_responses._transport import ConnectError
 from sansio_responses.testing import ResponsesServer, Script, StreamBuilder
 
 
@@ -60,3 +63,13 @@ def test_leaving_early_closes_the_connection(server: ResponsesServer) -> None:  
             return types
 
     assert asyncio.run(main())[-1] == "response.completed"
+
+
+def test_tls_failure_names_the_reason(server: ResponsesServer) -> None:  # noqa: F811
+    # Certificates are verified by default: a local CA is not trusted, and the message says why.
+    with tls_proxy(server, trustme.CA()) as base_url:
+        request, body = tls_request(base_url)
+        server.enqueue(Script(body))
+        refused = asyncio.run(acollect(request, max_retries=0))
+    assert isinstance(refused.error, ConnectError)
+    assert "CERTIFICATE_VERIFY_FAILED" in str(refused.error).upper()

@@ -47,6 +47,7 @@ from sansio_responses._transport import (
     Exchange,
     IdleTimeout,
     ResumePolicy,
+    RetryPolicy,
     TransportError,
     new_stream,
 )
@@ -273,7 +274,7 @@ def _error_case(status: int) -> Case:
 
     def setup(server: ResponsesServer) -> tuple[Request, dict[str, Any]]:
         server.enqueue(script)
-        return _responses(server), {}
+        return _responses(server), {"max_retries": 0}  # retries: tests/test_adapters_faults.py
 
     def check(result: Result, server: ResponsesServer) -> None:
         exc = fail(result)
@@ -329,7 +330,7 @@ def _keepalive_check(result: Result, server: ResponsesServer) -> None:
 
 def _head_stall_setup(server: ResponsesServer) -> tuple[Request, dict[str, Any]]:
     server.enqueue(Script(TEXT, stall_after_events=0, stall_seconds=60, chunked=False))
-    return _responses(server), {"idle_timeout": 0.2}
+    return _responses(server), {"idle_timeout": 0.2, "max_retries": 0}
 
 
 def _head_stall_check(result: Result, server: ResponsesServer) -> None:
@@ -398,8 +399,9 @@ def _drop_case(name: str, background: bool, kind: str = "responses", **faults: A
         server.enqueue(Script(body, resumes=dead, disconnect_after_events=4, **faults))
         if kind == "chat":
             request = chat_request({"model": "m", "messages": []}, base_url=server.base_url)
-            return request, {"max_resume_attempts": 2}
-        return _responses(server, background=background), {"max_resume_attempts": 2}
+            return request, {"max_resume_attempts": 2, "max_retries": 0}
+        options = {"max_resume_attempts": 2, "max_retries": 0}
+        return _responses(server, background=background), options
 
     def check(result: Result, server: ResponsesServer) -> None:
         exc = fail(result)
@@ -429,7 +431,7 @@ def _truncated_check(result: Result, server: ResponsesServer) -> None:
 def _refused_setup(server: ResponsesServer) -> tuple[Request, dict[str, Any]]:
     # A port nothing listens on: the server's, after the server was stopped.
     server.stop()
-    return _responses(server), {"connect_timeout": 5}
+    return _responses(server), {"connect_timeout": 5, "max_retries": 0}
 
 
 def _refused_check(result: Result, server: ResponsesServer) -> None:
@@ -440,7 +442,8 @@ def _refused_check(result: Result, server: ResponsesServer) -> None:
 def _gone_setup(server: ResponsesServer) -> tuple[Request, dict[str, Any]]:
     body = StreamBuilder(background=True).text("a b c d e f", chunks=6).completed().to_sse()
     server.enqueue(Script(body, stall_after_events=3, stall_seconds=60))
-    return _responses(server, background=True), {"max_resume_attempts": 2, "connect_timeout": 5}
+    options = {"max_resume_attempts": 2, "connect_timeout": 5, "max_retries": 0}
+    return _responses(server, background=True), options
 
 
 def _gone_during(server: ResponsesServer, n: int) -> None:
@@ -459,12 +462,12 @@ def _resume_503_setup(server: ResponsesServer) -> tuple[Request, dict[str, Any]]
     body = StreamBuilder(background=True).text("a b c d e f", chunks=6).completed().to_sse()
     overloaded = Script.error(503, "overloaded", type="server_error", retry_after=1)
     server.enqueue(Script(body, disconnect_after_events=3, resumes=[overloaded]))
-    return _responses(server, background=True), {}
+    return _responses(server, background=True), {"max_retries": 0}
 
 
 def _resume_503_check(result: Result, server: ResponsesServer) -> None:
-    # An HTTP error answering a resume is raised as such (waiting retry-after is the caller's
-    # call); the events before it stay delivered and the stream is marked truncated.
+    # With retries off, an HTTP error answering a resume is raised as such; the events before it
+    # stay delivered and the stream is marked truncated.
     exc = fail(result)
     assert isinstance(exc, InternalServerError) and exc.status_code == 503
     assert exc.retry_after == 1 and exc.should_retry
@@ -670,7 +673,7 @@ def test_exchange_delivers_events_before_a_deferred_error() -> None:
 
 
 def test_exchange_error_body_is_bounded() -> None:
-    x = Exchange(responses_request({"model": "m"}, api_key=API_KEY))
+    x = Exchange(responses_request({"model": "m"}, api_key=API_KEY), retry_policy=RetryPolicy(0))
     x.begin()
     x.on_head(500, {"content-type": "text/plain"})
     x.on_data(b"a" * 1000)

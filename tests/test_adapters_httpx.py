@@ -7,6 +7,7 @@ from typing import Any
 
 import httpx
 import pytest
+import trustme
 from test_adapters_common import (
     CASES,
     Case,
@@ -14,11 +15,13 @@ from test_adapters_common import (
     case_id,
     collect_sync,
     server,  # noqa: F401  (fixture)
+    tls_proxy,
     tls_request,
 )
 
 from adapters.httpx_sync import open_stream
 from sansio_responses._requests import Request
+from sansio_responses._transport import ConnectError
 from sansio_responses.testing import ResponsesServer, Script, StreamBuilder
 
 
@@ -47,3 +50,13 @@ def test_leaving_early_returns_the_connection(server: ResponsesServer) -> None: 
         with open_stream(request, client, connect_timeout=5) as events:
             assert [e.type for e in events][-1] == "response.completed"
         assert not client.is_closed  # a client passed in stays open
+
+
+def test_tls_failure_names_the_reason(server: ResponsesServer) -> None:  # noqa: F811
+    # Certificates are verified by default: a local CA is not trusted, and the message says why.
+    with tls_proxy(server, trustme.CA()) as base_url:
+        request, body = tls_request(base_url)
+        server.enqueue(Script(body))
+        refused = collect(request, max_retries=0)
+    assert isinstance(refused.error, ConnectError)
+    assert "CERTIFICATE_VERIFY_FAILED" in str(refused.error).upper()

@@ -61,6 +61,7 @@ def test_tls_with_a_local_ca(server: ResponsesServer) -> None:  # noqa: F811
         assert not [str(w.message) for w in caught if issubclass(w.category, ResourceWarning)]
         assert isinstance(refused.error, ConnectError)
         assert isinstance(refused.error.__cause__, ssl.SSLCertVerificationError)
+        assert "certificate verify failed" in str(refused.error)
 
 
 def test_leaving_early_closes_the_socket(server: ResponsesServer) -> None:  # noqa: F811

@@ -75,6 +75,9 @@ async def test_tls_with_a_local_ca(server: ResponsesServer) -> None:  # noqa: F8
         cause = refused.error.__cause__
         assert isinstance(cause, trio.BrokenResourceError)
         assert isinstance(cause.__cause__, ssl.SSLCertVerificationError)
+        # The message names the reason, not just BrokenResourceError() (issue 11 item 9).
+        assert "certificate verify failed" in str(refused.error)
+        assert "SSLCertVerificationError" in str(refused.error)
 
 
 @pytest.mark.trio

@@ -1,0 +1,167 @@
+"""Async adapter on ``httpx.AsyncClient``, written on anyio: the same code runs on asyncio and on
+trio.
+
+    async with open_stream(request, client) as events:
+        async for event in events:
+            ...
+        events.stream.snapshot()
+
+Every wait (connect and head, each body read, a retry's backoff) runs under an anyio deadline
+(``fail_after``) as well as httpx's own timeouts, so it ends within *idle_timeout* and
+*total_timeout*. Cancelling the surrounding task or cancel scope cancels the read in progress;
+leaving the block closes the body iterator and the response (shielded, so this also works inside
+a cancelled scope), and no async generator is left for the garbage collector. Nothing here calls
+asyncio or trio directly.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+from collections.abc import AsyncIterator, Mapping
+from typing import Any
+
+import anyio
+import httpx
+
+from sansio_responses import _transport as t
+from sansio_responses._requests import Request
+
+__all__ = ["EventStream", "open_stream"]
+
+
+def _headers(request: Request[Any]) -> list[tuple[str, str]]:
+    # Built in a function of its own so that no adapter frame keeps the headers (the API key) in
+    # a local variable that a traceback with locals (pytest --showlocals, error trackers) prints.
+    headers = list(request.headers)
+    if request.header("accept-encoding") is None:
+        # Compressed event streams hold events back in the compressor; ask for none.
+        headers.append(("accept-encoding", "identity"))
+    return headers
+
+
+def _seconds(timeout: float | None) -> float:
+    # No limit is an infinite deadline (which never trips).
+    return math.inf if timeout is None else timeout
+
+
+class EventStream(t.AsyncEventIterator[t.S]):
+    """The events of one stream, read through ``httpx.AsyncClient`` as the consumer iterates.
+    ``stream`` is the core stream; see :class:`StreamHandle` for ``status_code``, ``headers``,
+    ``resumes`` and ``retries``."""
+
+    def __init__(self, x: t.Exchange[t.S], client: httpx.AsyncClient,
+                 connect_timeout: float | None, idle_timeout: float | None) -> None:  # fmt: skip
+        self._x, self._client = x, client
+        self._connect_timeout, self._idle_timeout = connect_timeout, idle_timeout
+        self._response: httpx.Response | None = None
+        self._chunks: AsyncIterator[bytes] | None = None
+
+    async def _step(self) -> None:
+        request = self._x.request
+        try:
+            if self._x.state == "connect":
+                await self.aclose()
+                if self._x.delay:  # a retry's backoff; the exchange kept it inside the deadline
+                    await anyio.sleep(self._x.delay)
+                await self._open(self._x.begin())
+                return
+            assert self._chunks is not None
+            try:
+                with anyio.fail_after(_seconds(self._x.limit(self._idle_timeout))):
+                    chunk: bytes | None = await self._chunks.__anext__()
+            except StopAsyncIteration:
+                chunk = None
+        except httpx.TransportError as exc:
+            await self.aclose()
+            self._x.on_error(self._failure(exc, request))
+            return
+        except TimeoutError:  # anyio's deadline (the builtin class on every Python version)
+            await self.aclose()
+            self._x.on_error(self._x.timed_out("idle", self._idle_timeout))
+            return
+        if chunk is None:
+            await self.aclose()
+            self._x.on_end()
+        else:
+            self._x.on_data(chunk)
+
+    def _failure(self, exc: httpx.TransportError, request: Request[Any]) -> t.TransportError:
+        if isinstance(exc, (httpx.ConnectTimeout, httpx.PoolTimeout)):
+            return self._x.timed_out("connect-timeout", self._connect_timeout)
+        if isinstance(exc, httpx.ConnectError):
+            return t.failure("connect", request, cause=exc)
+        if isinstance(exc, httpx.TimeoutException):
+            return self._x.timed_out("idle", self._idle_timeout)
+        return t.failure("dropped", request, cause=exc)
+
+    async def _open(self, request: Request[Any]) -> None:
+        # The connect, the send and the head together run under the total deadline; httpx bounds
+        # the connect (and the pool wait, part of getting a connection) and the head's reads.
+        # (limit() last for the read timeout: timed_out() then tells an idle from a total one.)
+        total = self._x.limit(None)
+        connect = self._x.limit(self._connect_timeout)
+        timeout = httpx.Timeout(self._x.limit(self._idle_timeout), connect=connect, pool=connect)
+        outgoing = self._client.build_request(
+            request.method, request.url, headers=_headers(request), content=request.body,
+            timeout=timeout,
+        )  # fmt: skip
+        with anyio.fail_after(_seconds(total)):
+            self._response = await self._client.send(outgoing, stream=True)
+        # aiter_bytes: the body bytes as they arrive, undoing any Content-Encoding; the core
+        # does the text decoding.
+        self._chunks = self._response.aiter_bytes()
+        self._x.on_head(self._response.status_code, self._response.headers.raw)
+
+    async def aclose(self) -> None:
+        """Close the body iterator and the response (idempotent; works inside a cancelled scope);
+        the client stays open."""
+        chunks, self._chunks = self._chunks, None
+        response, self._response = self._response, None
+        with anyio.CancelScope(shield=True):
+            close = getattr(chunks, "aclose", None)
+            if close is not None:
+                await close()
+            if response is not None:
+                await response.aclose()
+
+
+@contextlib.asynccontextmanager
+async def open_stream(
+    request: Request[t.S],
+    client: httpx.AsyncClient | None = None,
+    *,
+    connect_timeout: float | None = t.DEFAULT_CONNECT_TIMEOUT,
+    idle_timeout: float | None = t.DEFAULT_IDLE_TIMEOUT,
+    total_timeout: float | None = None,
+    max_retries: int = t.DEFAULT_MAX_RETRIES,
+    retry_policy: t.RetryPolicy | None = None,
+    max_resume_attempts: int = t.DEFAULT_MAX_RESUME_ATTEMPTS,
+    stream_options: Mapping[str, Any] | None = None,
+) -> AsyncIterator[EventStream[t.S]]:
+    """Send *request* with *client* (a new ``httpx.AsyncClient`` when ``None``, closed on exit)
+    and yield an async iterator of its events; runs on asyncio and on trio (anyio).
+
+    The response head is read on entry: an HTTP error status raises its ``APIStatusError``, a 2xx
+    that is not an event stream raises ``UnexpectedContentType``. *connect_timeout* bounds getting
+    a connection; *idle_timeout* bounds every wait for bytes after that (``None``: no limit); both
+    override the client's timeouts. *total_timeout* bounds the whole stream, retries and resumes
+    included (``TotalTimeout``). A retryable failure before the first body byte is retried up to
+    *max_retries* times (``RetryPolicy``; *retry_policy* replaces it whole). A dropped or
+    truncated background response is resumed (see ``ResumePolicy``). The response is closed on
+    leaving the block, also when it is cancelled.
+    """
+    x = t.Exchange(
+        request, max_resume_attempts=max_resume_attempts, stream_options=stream_options,
+        retry_policy=retry_policy or t.RetryPolicy(max_retries), total_timeout=total_timeout,
+    )  # fmt: skip
+    async with contextlib.AsyncExitStack() as owned:
+        if client is None:
+            client = await owned.enter_async_context(httpx.AsyncClient())
+        events = EventStream(x, client, connect_timeout, idle_timeout)
+        try:
+            await events._start()
+            yield events
+        finally:
+            events._exited = True
+            await events.aclose()
