@@ -34,6 +34,7 @@ from ._errors import SchemaError
 __all__ = [
     "AdditionalTools",
     "Annotation",
+    "CompletionTokensDetails",
     "ContainerFileCitation",
     "ContentPart",
     "FileCitation",
@@ -41,6 +42,7 @@ __all__ = [
     "ImageGenerationCall",
     "OUTPUT_ITEM_TYPES",
     "IncompleteDetails",
+    "InputTokensDetails",
     "LocalShellCall",
     "LocalShellCallOutput",
     "McpApprovalRequest",
@@ -48,8 +50,10 @@ __all__ = [
     "McpCall",
     "McpListTools",
     "OutputItem",
+    "OutputTokensDetails",
     "Program",
     "ProgramOutput",
+    "PromptTokensDetails",
     "ReasoningText",
     "Response",
     "ResponseApplyPatchToolCall",
@@ -186,6 +190,8 @@ _CONVERTERS: dict[str, _Conv | None] = {
     "ResponseError | None": lambda v, p, k: _conv_model(v, p, k, ResponseError),
     "IncompleteDetails | None": lambda v, p, k: _conv_model(v, p, k, IncompleteDetails),
     "ResponseUsage | None": lambda v, p, k: _conv_model(v, p, k, ResponseUsage),
+    "InputTokensDetails | None": lambda v, p, k: _conv_model(v, p, k, InputTokensDetails),
+    "OutputTokensDetails | None": lambda v, p, k: _conv_model(v, p, k, OutputTokensDetails),
 }
 
 
@@ -923,14 +929,58 @@ class IncompleteDetails(_Model):
 
 @_model
 @attrs.frozen
+class InputTokensDetails(_Model):
+    """``usage.input_tokens_details``: ``cached_tokens``, ``cache_write_tokens`` (newer SDKs).
+
+    New keys the API adds are kept in ``extra`` and in ``to_dict()``.
+    """
+
+    cached_tokens: int | None
+    cache_write_tokens: int | None
+    cache_write_tokens_details: Any
+
+
+@_model
+@attrs.frozen
+class OutputTokensDetails(_Model):
+    """``usage.output_tokens_details``: ``reasoning_tokens``; new keys are kept in ``extra``."""
+
+    reasoning_tokens: int | None
+
+
+@_model
+@attrs.frozen
 class ResponseUsage(_Model):
-    """Token usage. The ``*_details`` objects stay raw dicts (their keys grow over time)."""
+    """Token usage, with typed details: ``usage.output_tokens_details.reasoning_tokens``."""
 
     input_tokens: int | None
-    input_tokens_details: dict[str, Any] | None
+    input_tokens_details: InputTokensDetails | None
     output_tokens: int | None
-    output_tokens_details: dict[str, Any] | None
+    output_tokens_details: OutputTokensDetails | None
     total_tokens: int | None
+
+
+# --- Chat Completions usage details (used by ``_chat_models.CompletionUsage``) --------------------
+
+
+@_model
+@attrs.frozen
+class PromptTokensDetails(_Model):
+    """Chat ``usage.prompt_tokens_details``: ``cached_tokens``, ``audio_tokens``; new keys in ``extra``."""
+
+    cached_tokens: int | None
+    audio_tokens: int | None
+
+
+@_model
+@attrs.frozen
+class CompletionTokensDetails(_Model):
+    """Chat ``usage.completion_tokens_details``: reasoning, audio and prediction token counts."""
+
+    reasoning_tokens: int | None
+    audio_tokens: int | None
+    accepted_prediction_tokens: int | None
+    rejected_prediction_tokens: int | None
 
 
 @_model
