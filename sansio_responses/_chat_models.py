@@ -418,8 +418,29 @@ class ChatCompletionChunk(_Wire):
         return self._view(what, index, tool_index)
 
 
+class _NoChoices:
+    """Mixin of the Chat events that are not chunks: the chunk attributes the SDK idiom reads.
+
+    ``for chunk in stream.feed(data): for choice in chunk.choices: ...`` (and ``chunk.usage``) then
+    type-checks and runs over every :data:`ChatEvent`, as it does over the SDK's chunk iterator: an
+    error or unknown event has no choices and no usage.
+    """
+
+    __slots__ = ()
+
+    @property
+    def choices(self) -> list[ChunkChoice]:
+        """Always empty: this event carries no choices."""
+        return []
+
+    @property
+    def usage(self) -> CompletionUsage | None:
+        """Always ``None``: this event carries no usage."""
+        return None
+
+
 @attrs.frozen
-class ChatStreamError:
+class ChatStreamError(_NoChoices):
     """An error object sent inside a Chat stream: ``data: {"error": {...}}``.
 
     Also built from the flat shapes some compatible servers send (``{"object": "error", "message":
@@ -462,7 +483,7 @@ class ChatStreamError:
 
 
 @attrs.frozen
-class ChatUnknownEvent:
+class ChatUnknownEvent(_NoChoices):
     """A JSON object in a Chat stream that is neither a chunk nor an error (``{"type": "ping"}``).
 
     Kept, never forced into a chunk. ``event`` is the SSE event type (``"message"`` by default).
