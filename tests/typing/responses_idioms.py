@@ -74,12 +74,25 @@ for event in events:
             pass
 assert unknown_types == ["ping"]
 
-# --- the snapshot and its typed nested objects ----------------------------------------------------
+# --- the snapshot, its items narrowed by `type`, its typed nested objects ---------------------------
 
 final = stream.snapshot()
 assert_type(final, sr.Response | None)
 assert final is not None
 assert_type(final.output_text, str)
+kinds: list[str] = []
+for item in final.output or ():
+    if item.type == "function_call":
+        assert_type(item, sr.ResponseFunctionToolCall)
+        assert item.name == "multiply"
+    elif item.type == "message":
+        assert_type(item, sr.ResponseOutputMessage)
+        for part in item.content or ():
+            if part.type == "output_text":
+                assert_type(part, sr.ResponseOutputText)
+                assert part.text == "Hello"
+    kinds.append(item.type)
+assert kinds == ["message", "function_call"]
 usage = final.usage
 assert usage is not None
 assert_type(usage.output_tokens, int | None)
