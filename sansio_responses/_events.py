@@ -1286,7 +1286,10 @@ class UnknownEvent(_UnknownFields):
     """
 
     if TYPE_CHECKING:
-        type: UnknownEventType
+        # A read-only property, not a field: type checkers then keep ``type: str`` in __init__, so
+        # ``UnknownEvent("ping", None, {...})`` type-checks as it runs.
+        @property
+        def type(self) -> UnknownEventType: ...
 
     @classmethod
     def _from_wire(cls, d: dict[str, Any]) -> UnknownEvent:

@@ -20,7 +20,7 @@ UNKNOWN = "<unknown>"
 
 
 def _type_checking_tags(module: object) -> dict[str, str]:
-    """Class name -> the string of its ``if TYPE_CHECKING: type: Literal["..."]`` declaration."""
+    """Class name -> the tag its ``if TYPE_CHECKING:`` block declares for ``type``."""
     tree = ast.parse(inspect.getsource(module))
     tags: dict[str, str] = {}
     for node in tree.body:
@@ -30,14 +30,20 @@ def _type_checking_tags(module: object) -> dict[str, str]:
             if not (isinstance(stmt, ast.If) and ast.unparse(stmt.test) == "TYPE_CHECKING"):
                 continue
             for inner in stmt.body:
+                # ``type: Literal[...]`` or a ``def type(self) -> ...`` property.
                 if (
                     isinstance(inner, ast.AnnAssign)
                     and isinstance(inner.target, ast.Name)
                     and inner.target.id == "type"
                 ):
-                    text = ast.unparse(inner.annotation)
-                    match = re.fullmatch(r"Literal\['(.*)'\]", text)
-                    tags[node.name] = match.group(1) if match else text
+                    annotation = inner.annotation
+                elif isinstance(inner, ast.FunctionDef) and inner.name == "type" and inner.returns:
+                    annotation = inner.returns
+                else:
+                    continue
+                text = ast.unparse(annotation)
+                match = re.fullmatch(r"Literal\['(.*)'\]", text)
+                tags[node.name] = match.group(1) if match else text
     return tags
 
 

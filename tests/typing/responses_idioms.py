@@ -136,3 +136,8 @@ except sr.RemoteProtocolError as exc:
     assert_type(exc.offset, int | None)
 else:
     raise AssertionError("invalid JSON must raise")
+
+# --- an unknown event built by hand (as a test of one's own handler would) ------------------------
+
+ping = sr.UnknownEvent("ping", None, {"type": "ping"})
+assert ping.data["type"] == "ping" and ping.sequence_number is None
