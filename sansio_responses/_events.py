@@ -1370,7 +1370,11 @@ ResponseStreamEvent: TypeAlias = (
     | ResponseCompactionCompactingEvent
     | UnknownEvent
 )
-"""What :func:`parse_event` returns: one of the 59 registered classes or :class:`UnknownEvent`."""
+"""What :func:`parse_event` returns: one of the 59 registered classes or :class:`UnknownEvent`.
+
+Every member has a ``Literal`` type tag, so ``event.type == "response.output_text.delta"`` narrows
+the union to :class:`ResponseTextDeltaEvent` under mypy and pyright (see :data:`UnknownEventType`).
+"""
 
 _BUILDERS: dict[str, Callable[[dict[str, Any]], Any]] = {
     wire_type: cls._from_wire for wire_type, cls in EVENT_TYPES.items()
