@@ -1254,7 +1254,7 @@ class ResponseCompactionCompactingEvent(_ItemStatusEvent):
 
 
 UnknownEventType: TypeAlias = Literal["<unknown>"]
-"""The static type checkers give :attr:`UnknownEvent.type` (at run time it is the wire string).
+"""The type that type checkers give :attr:`UnknownEvent.type` (at run time: the wire string).
 
 Type checkers narrow ``event.type == "response.output_text.delta"`` to one class only when every
 member of the union has a ``Literal`` tag (mypy does not narrow at all otherwise; pyright keeps the
@@ -1268,8 +1268,8 @@ see the concepts guide, "Typing".
 
 @attrs.frozen
 class _UnknownFields:
-    # The attrs fields of UnknownEvent; kept on a base class so that mypy's attrs plugin (which
-    # does not read declarations under ``if TYPE_CHECKING``) still sees ``type: str`` in __init__.
+    # The attrs fields of UnknownEvent, on a base class: the subclass redeclares ``type`` for type
+    # checkers only (a class cannot redeclare its own field), and __init__ keeps ``type: str``.
     type: str
     sequence_number: int | None
     data: dict[str, Any]
