@@ -151,7 +151,7 @@ class EventStreamBase(Generic[E]):
 
     def _fail(self, exc: ProtocolError, out: list[E]) -> None:
         self._error = exc
-        exc.events = out  # type: ignore[attr-defined]
+        exc.events = out
 
     def _note(
         self,

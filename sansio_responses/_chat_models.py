@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 import attrs
 
 from ._errors import LocalProtocolError, SchemaError
+from ._models import CompletionTokensDetails, PromptTokensDetails
 
 __all__ = [
     "ChatCompletion",
@@ -66,6 +67,15 @@ def _dict(d: dict[str, Any], key: str, path: str) -> dict[str, Any] | None:
     if v is None or type(v) is dict:
         return v
     raise SchemaError(f"{path}.{key}", "an object or null", v)
+
+
+_D = TypeVar("_D", PromptTokensDetails, CompletionTokensDetails)
+
+
+def _details(d: dict[str, Any], key: str, path: str, model: type[_D]) -> _D | None:
+    """A usage details object as its typed model (unknown keys kept in its ``extra``)."""
+    v = _dict(d, key, path)
+    return None if v is None else model.from_dict(v, f"{path}.{key}")
 
 
 def _list(d: dict[str, Any], key: str, path: str) -> list[Any] | None:
@@ -271,8 +281,8 @@ class CompletionUsage(_Wire):
     prompt_tokens: int | None
     completion_tokens: int | None
     total_tokens: int | None
-    prompt_tokens_details: dict[str, Any] | None
-    completion_tokens_details: dict[str, Any] | None
+    prompt_tokens_details: PromptTokensDetails | None
+    completion_tokens_details: CompletionTokensDetails | None
     _raw: dict[str, Any] = attrs.field(repr=False)
 
     @classmethod
@@ -282,8 +292,8 @@ class CompletionUsage(_Wire):
             _int(d, "prompt_tokens", path),
             _int(d, "completion_tokens", path),
             _int(d, "total_tokens", path),
-            _dict(d, "prompt_tokens_details", path),
-            _dict(d, "completion_tokens_details", path),
+            _details(d, "prompt_tokens_details", path, PromptTokensDetails),
+            _details(d, "completion_tokens_details", path, CompletionTokensDetails),
             d,
         )
 
@@ -408,8 +418,29 @@ class ChatCompletionChunk(_Wire):
         return self._view(what, index, tool_index)
 
 
+class _NoChoices:
+    """Mixin of the Chat events that are not chunks: the chunk attributes the SDK idiom reads.
+
+    ``for chunk in stream.feed(data): for choice in chunk.choices: ...`` (and ``chunk.usage``) then
+    type-checks and runs over every :data:`ChatEvent`, as it does over the SDK's chunk iterator: an
+    error or unknown event has no choices and no usage.
+    """
+
+    __slots__ = ()
+
+    @property
+    def choices(self) -> list[ChunkChoice]:
+        """Always empty: this event carries no choices."""
+        return []
+
+    @property
+    def usage(self) -> CompletionUsage | None:
+        """Always ``None``: this event carries no usage."""
+        return None
+
+
 @attrs.frozen
-class ChatStreamError:
+class ChatStreamError(_NoChoices):
     """An error object sent inside a Chat stream: ``data: {"error": {...}}``.
 
     Also built from the flat shapes some compatible servers send (``{"object": "error", "message":
@@ -452,7 +483,7 @@ class ChatStreamError:
 
 
 @attrs.frozen
-class ChatUnknownEvent:
+class ChatUnknownEvent(_NoChoices):
     """A JSON object in a Chat stream that is neither a chunk nor an error (``{"type": "ping"}``).
 
     Kept, never forced into a chunk. ``event`` is the SSE event type (``"message"`` by default).

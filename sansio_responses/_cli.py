@@ -218,9 +218,9 @@ def _usage_line(usage: Any) -> str | None:
     if usage is None:
         return None
     if hasattr(usage, "input_tokens"):
-        details = usage.output_tokens_details or {}
-        reasoning = details.get("reasoning_tokens")
-        cached = (usage.input_tokens_details or {}).get("cached_tokens")
+        # The details are typed models (InputTokensDetails / OutputTokensDetails) or None.
+        reasoning = getattr(usage.output_tokens_details, "reasoning_tokens", None)
+        cached = getattr(usage.input_tokens_details, "cached_tokens", None)
         line = f"usage: input {usage.input_tokens}"
         if cached:
             line += f" ({cached} cached)"

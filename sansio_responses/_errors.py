@@ -8,6 +8,8 @@ short excerpt of the offending data. Raising never destroys state: the stream's 
 
 from __future__ import annotations
 
+from typing import Any
+
 __all__ = [
     "EventTooLarge",
     "LocalProtocolError",
@@ -34,6 +36,8 @@ class ProtocolError(Exception):
         offset: byte offset in the body where the offending event starts, or ``None``.
         sequence_number: the offending event's ``sequence_number`` when it had one, else ``None``.
         excerpt: a short excerpt of the offending data, or ``None``.
+        events: the events that the failing ``feed()`` / ``close()`` call decoded before the error
+            (empty when raised elsewhere), so that nothing already decoded is lost.
     """
 
     def __init__(
@@ -48,6 +52,7 @@ class ProtocolError(Exception):
         self.offset = offset
         self.sequence_number = sequence_number
         self.excerpt = excerpt
+        self.events: list[Any] = []
         super().__init__(self._render())
 
     def _render(self) -> str:

@@ -27,7 +27,7 @@ The frequent small delta events have explicit constructors for speed (about 1 µ
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeAlias, TypeVar
 
 import attrs
 
@@ -109,6 +109,7 @@ __all__ = [
     "ResponseWebSearchCallInProgressEvent",
     "ResponseWebSearchCallSearchingEvent",
     "UnknownEvent",
+    "UnknownEventType",
     "parse_event",
 ]
 
@@ -325,6 +326,9 @@ class ResponseErrorEvent(_Event):
     ``error_type`` is its ``type``.
     """
 
+    if TYPE_CHECKING:
+        type: Literal["error"]
+
     code: str | int | None
     message: str | None
     param: str | None
@@ -380,11 +384,17 @@ class _ResponseEvent(_Event):
 class ResponseCreatedEvent(_ResponseEvent):
     """``response.created``: the response object as created (usually ``in_progress``)."""
 
+    if TYPE_CHECKING:
+        type: Literal["response.created"]
+
 
 @_event("response.in_progress")
 @attrs.frozen
 class ResponseInProgressEvent(_ResponseEvent):
     """``response.in_progress``: the response is being generated."""
+
+    if TYPE_CHECKING:
+        type: Literal["response.in_progress"]
 
 
 @_event("response.queued")
@@ -392,11 +402,17 @@ class ResponseInProgressEvent(_ResponseEvent):
 class ResponseQueuedEvent(_ResponseEvent):
     """``response.queued``: a background response waits for capacity."""
 
+    if TYPE_CHECKING:
+        type: Literal["response.queued"]
+
 
 @_event("response.completed")
 @attrs.frozen
 class ResponseCompletedEvent(_ResponseEvent):
     """``response.completed``: terminal; ``response`` is the server's final object."""
+
+    if TYPE_CHECKING:
+        type: Literal["response.completed"]
 
 
 @_event("response.incomplete")
@@ -404,11 +420,17 @@ class ResponseCompletedEvent(_ResponseEvent):
 class ResponseIncompleteEvent(_ResponseEvent):
     """``response.incomplete``: terminal; see ``response.incomplete_details``."""
 
+    if TYPE_CHECKING:
+        type: Literal["response.incomplete"]
+
 
 @_event("response.failed")
 @attrs.frozen
 class ResponseFailedEvent(_ResponseEvent):
     """``response.failed``: terminal; see ``response.error``."""
+
+    if TYPE_CHECKING:
+        type: Literal["response.failed"]
 
 
 # --- output items and content parts ---------------------------------------------------------------
@@ -419,6 +441,9 @@ class ResponseFailedEvent(_ResponseEvent):
 class ResponseOutputItemAddedEvent(_Event):
     """``response.output_item.added``: a new output item at ``output_index``."""
 
+    if TYPE_CHECKING:
+        type: Literal["response.output_item.added"]
+
     output_index: int | None
     item: OutputItem
 
@@ -428,6 +453,9 @@ class ResponseOutputItemAddedEvent(_Event):
 class ResponseOutputItemDoneEvent(_Event):
     """``response.output_item.done``: the finished output item at ``output_index``."""
 
+    if TYPE_CHECKING:
+        type: Literal["response.output_item.done"]
+
     output_index: int | None
     item: OutputItem
 
@@ -436,6 +464,9 @@ class ResponseOutputItemDoneEvent(_Event):
 @attrs.frozen
 class ResponseContentPartAddedEvent(_Event):
     """``response.content_part.added``: a new part in a message (or reasoning) item."""
+
+    if TYPE_CHECKING:
+        type: Literal["response.content_part.added"]
 
     item_id: str | None
     output_index: int | None
@@ -447,6 +478,9 @@ class ResponseContentPartAddedEvent(_Event):
 @attrs.frozen
 class ResponseContentPartDoneEvent(_Event):
     """``response.content_part.done``: a finished content part."""
+
+    if TYPE_CHECKING:
+        type: Literal["response.content_part.done"]
 
     item_id: str | None
     output_index: int | None
@@ -464,6 +498,9 @@ class ResponseTextDeltaEvent(_Event, _Snapshot, _Parsed):
 
     ``logprobs`` stays raw JSON (a list of ``{token, logprob, top_logprobs}`` dicts).
     """
+
+    if TYPE_CHECKING:
+        type: Literal["response.output_text.delta"]
 
     item_id: str | None
     output_index: int | None
@@ -524,6 +561,9 @@ _TEXT_DELTA = _setters(
 class ResponseTextDoneEvent(_Event, _Parsed):
     """``response.output_text.done``: the final text of an ``output_text`` part."""
 
+    if TYPE_CHECKING:
+        type: Literal["response.output_text.done"]
+
     item_id: str | None
     output_index: int | None
     content_index: int | None
@@ -538,6 +578,9 @@ class ResponseTextDoneEvent(_Event, _Parsed):
 @attrs.frozen
 class ResponseOutputTextAnnotationAddedEvent(_Event):
     """``response.output_text.annotation.added``: a citation on an ``output_text`` part."""
+
+    if TYPE_CHECKING:
+        type: Literal["response.output_text.annotation.added"]
 
     item_id: str | None
     output_index: int | None
@@ -612,11 +655,17 @@ _CONTENT_DELTA = _setters(
 class ResponseRefusalDeltaEvent(_ContentDeltaEvent):
     """``response.refusal.delta``: more text for a ``refusal`` part."""
 
+    if TYPE_CHECKING:
+        type: Literal["response.refusal.delta"]
+
 
 @_event("response.refusal.done")
 @attrs.frozen
 class ResponseRefusalDoneEvent(_Event):
     """``response.refusal.done``: the final text of a ``refusal`` part."""
+
+    if TYPE_CHECKING:
+        type: Literal["response.refusal.done"]
 
     item_id: str | None
     output_index: int | None
@@ -629,11 +678,17 @@ class ResponseRefusalDoneEvent(_Event):
 class ResponseReasoningTextDeltaEvent(_ContentDeltaEvent):
     """``response.reasoning_text.delta``: more raw reasoning text (``reasoning_text`` part)."""
 
+    if TYPE_CHECKING:
+        type: Literal["response.reasoning_text.delta"]
+
 
 @_event("response.reasoning_text.done")
 @attrs.frozen
 class ResponseReasoningTextDoneEvent(_Event):
     """``response.reasoning_text.done``: the final text of a ``reasoning_text`` part."""
+
+    if TYPE_CHECKING:
+        type: Literal["response.reasoning_text.done"]
 
     item_id: str | None
     output_index: int | None
@@ -649,6 +704,9 @@ class ResponseReasoningTextDoneEvent(_Event):
 class ResponseReasoningSummaryPartAddedEvent(_Event):
     """``response.reasoning_summary_part.added``: a new ``summary_text`` part."""
 
+    if TYPE_CHECKING:
+        type: Literal["response.reasoning_summary_part.added"]
+
     item_id: str | None
     output_index: int | None
     summary_index: int | None
@@ -659,6 +717,9 @@ class ResponseReasoningSummaryPartAddedEvent(_Event):
 @attrs.frozen
 class ResponseReasoningSummaryPartDoneEvent(_Event):
     """``response.reasoning_summary_part.done``: a finished summary part (``status`` optional)."""
+
+    if TYPE_CHECKING:
+        type: Literal["response.reasoning_summary_part.done"]
 
     item_id: str | None
     output_index: int | None
@@ -671,6 +732,9 @@ class ResponseReasoningSummaryPartDoneEvent(_Event):
 @attrs.frozen
 class ResponseReasoningSummaryTextDeltaEvent(_Event, _Snapshot, _Parsed):
     """``response.reasoning_summary_text.delta``: more text for a summary part."""
+
+    if TYPE_CHECKING:
+        type: Literal["response.reasoning_summary_text.delta"]
 
     item_id: str | None
     output_index: int | None
@@ -699,6 +763,9 @@ _SUMMARY_DELTA = _setters(
 @attrs.frozen
 class ResponseReasoningSummaryTextDoneEvent(_Event):
     """``response.reasoning_summary_text.done``: the final text of a summary part."""
+
+    if TYPE_CHECKING:
+        type: Literal["response.reasoning_summary_text.done"]
 
     item_id: str | None
     output_index: int | None
@@ -760,12 +827,18 @@ _ITEM_DELTA = _setters(
 class ResponseFunctionCallArgumentsDeltaEvent(_ItemDeltaEvent):
     """``response.function_call_arguments.delta``: more JSON text of a function call's arguments."""
 
+    if TYPE_CHECKING:
+        type: Literal["response.function_call_arguments.delta"]
+
 
 @_event("response.function_call_arguments.done")
 @attrs.frozen
 class ResponseFunctionCallArgumentsDoneEvent(_Event, _Parsed):
     """``response.function_call_arguments.done``: the final arguments (``name`` optional: the
     newest SDK dropped it)."""
+
+    if TYPE_CHECKING:
+        type: Literal["response.function_call_arguments.done"]
 
     item_id: str | None
     output_index: int | None
@@ -781,11 +854,17 @@ class ResponseFunctionCallArgumentsDoneEvent(_Event, _Parsed):
 class ResponseCustomToolCallInputDeltaEvent(_ItemDeltaEvent):
     """``response.custom_tool_call_input.delta``: more free-form input of a custom tool call."""
 
+    if TYPE_CHECKING:
+        type: Literal["response.custom_tool_call_input.delta"]
+
 
 @_event("response.custom_tool_call_input.done")
 @attrs.frozen
 class ResponseCustomToolCallInputDoneEvent(_Event, _Parsed):
     """``response.custom_tool_call_input.done``: the final input of a custom tool call."""
+
+    if TYPE_CHECKING:
+        type: Literal["response.custom_tool_call_input.done"]
 
     item_id: str | None
     output_index: int | None
@@ -800,11 +879,17 @@ class ResponseCustomToolCallInputDoneEvent(_Event, _Parsed):
 class ResponseMcpCallArgumentsDeltaEvent(_ItemDeltaEvent):
     """``response.mcp_call_arguments.delta``: more JSON text of an MCP call's arguments."""
 
+    if TYPE_CHECKING:
+        type: Literal["response.mcp_call_arguments.delta"]
+
 
 @_event("response.mcp_call_arguments.done")
 @attrs.frozen
 class ResponseMcpCallArgumentsDoneEvent(_Event, _Parsed):
     """``response.mcp_call_arguments.done``: the final arguments of an MCP call."""
+
+    if TYPE_CHECKING:
+        type: Literal["response.mcp_call_arguments.done"]
 
     item_id: str | None
     output_index: int | None
@@ -819,11 +904,17 @@ class ResponseMcpCallArgumentsDoneEvent(_Event, _Parsed):
 class ResponseCodeInterpreterCallCodeDeltaEvent(_ItemDeltaEvent):
     """``response.code_interpreter_call_code.delta``: more code of a code interpreter call."""
 
+    if TYPE_CHECKING:
+        type: Literal["response.code_interpreter_call_code.delta"]
+
 
 @_event("response.code_interpreter_call_code.done")
 @attrs.frozen
 class ResponseCodeInterpreterCallCodeDoneEvent(_Event):
     """``response.code_interpreter_call_code.done``: the final code of a code interpreter call."""
+
+    if TYPE_CHECKING:
+        type: Literal["response.code_interpreter_call_code.done"]
 
     item_id: str | None
     output_index: int | None
@@ -838,6 +929,9 @@ class ResponseCodeInterpreterCallCodeDoneEvent(_Event):
 class ResponseAudioDeltaEvent(_Event):
     """``response.audio.delta``: a chunk of base64 audio (no item_id/output_index on the wire)."""
 
+    if TYPE_CHECKING:
+        type: Literal["response.audio.delta"]
+
     delta: str
 
 
@@ -846,11 +940,17 @@ class ResponseAudioDeltaEvent(_Event):
 class ResponseAudioDoneEvent(_Event):
     """``response.audio.done``: the audio is complete."""
 
+    if TYPE_CHECKING:
+        type: Literal["response.audio.done"]
+
 
 @_event("response.audio.transcript.delta")
 @attrs.frozen
 class ResponseAudioTranscriptDeltaEvent(_Event, _Snapshot, _Parsed):
     """``response.audio.transcript.delta``: more transcript text."""
+
+    if TYPE_CHECKING:
+        type: Literal["response.audio.transcript.delta"]
 
     delta: str
     _snapshot_fn: Callable[[], str] | None = attrs.field(
@@ -866,6 +966,9 @@ class ResponseAudioTranscriptDeltaEvent(_Event, _Snapshot, _Parsed):
 class ResponseAudioTranscriptDoneEvent(_Event):
     """``response.audio.transcript.done``: the transcript is complete."""
 
+    if TYPE_CHECKING:
+        type: Literal["response.audio.transcript.done"]
+
 
 # --- shell calls (these carry output_index and command_index, no item_id) -------------------------
 
@@ -874,6 +977,9 @@ class ResponseAudioTranscriptDoneEvent(_Event):
 @attrs.frozen
 class ResponseShellCallCommandAddedEvent(_Event):
     """``response.shell_call_command.added``: a new command of a shell call."""
+
+    if TYPE_CHECKING:
+        type: Literal["response.shell_call_command.added"]
 
     output_index: int | None
     command_index: int
@@ -885,6 +991,9 @@ class ResponseShellCallCommandAddedEvent(_Event):
 class ResponseShellCallCommandDeltaEvent(_Event, _Snapshot, _Parsed):
     """``response.shell_call_command.delta``: more text of a shell command (``obfuscation`` is
     declared here in the SDK, unlike on the other deltas)."""
+
+    if TYPE_CHECKING:
+        type: Literal["response.shell_call_command.delta"]
 
     output_index: int | None
     command_index: int
@@ -903,6 +1012,9 @@ class ResponseShellCallCommandDeltaEvent(_Event, _Snapshot, _Parsed):
 class ResponseShellCallCommandDoneEvent(_Event):
     """``response.shell_call_command.done``: the final text of a shell command."""
 
+    if TYPE_CHECKING:
+        type: Literal["response.shell_call_command.done"]
+
     output_index: int | None
     command_index: int
     command: str
@@ -912,6 +1024,9 @@ class ResponseShellCallCommandDoneEvent(_Event):
 @attrs.frozen
 class ResponseShellCallOutputContentDeltaEvent(_Event):
     """``response.shell_call_output_content.delta``: ``delta`` is ``{stdout?, stderr?}`` (raw)."""
+
+    if TYPE_CHECKING:
+        type: Literal["response.shell_call_output_content.delta"]
 
     item_id: str | None
     output_index: int | None
@@ -924,6 +1039,9 @@ class ResponseShellCallOutputContentDeltaEvent(_Event):
 class ResponseShellCallOutputContentDoneEvent(_Event):
     """``response.shell_call_output_content.done``: ``output`` is the raw list of
     ``{stdout, stderr, outcome, created_by?}``."""
+
+    if TYPE_CHECKING:
+        type: Literal["response.shell_call_output_content.done"]
 
     item_id: str | None
     output_index: int | None
@@ -938,6 +1056,9 @@ class ResponseShellCallOutputContentDoneEvent(_Event):
 @attrs.frozen
 class ResponseImageGenCallPartialImageEvent(_Event):
     """``response.image_generation_call.partial_image``: a partial image (base64)."""
+
+    if TYPE_CHECKING:
+        type: Literal["response.image_generation_call.partial_image"]
 
     item_id: str | None
     output_index: int | None
@@ -963,11 +1084,17 @@ class _ItemStatusEvent(_Event):
 class ResponseCodeInterpreterCallCompletedEvent(_ItemStatusEvent):
     """``response.code_interpreter_call.completed``."""
 
+    if TYPE_CHECKING:
+        type: Literal["response.code_interpreter_call.completed"]
+
 
 @_event("response.code_interpreter_call.in_progress")
 @attrs.frozen
 class ResponseCodeInterpreterCallInProgressEvent(_ItemStatusEvent):
     """``response.code_interpreter_call.in_progress``."""
+
+    if TYPE_CHECKING:
+        type: Literal["response.code_interpreter_call.in_progress"]
 
 
 @_event("response.code_interpreter_call.interpreting")
@@ -975,11 +1102,17 @@ class ResponseCodeInterpreterCallInProgressEvent(_ItemStatusEvent):
 class ResponseCodeInterpreterCallInterpretingEvent(_ItemStatusEvent):
     """``response.code_interpreter_call.interpreting``."""
 
+    if TYPE_CHECKING:
+        type: Literal["response.code_interpreter_call.interpreting"]
+
 
 @_event("response.file_search_call.completed")
 @attrs.frozen
 class ResponseFileSearchCallCompletedEvent(_ItemStatusEvent):
     """``response.file_search_call.completed``."""
+
+    if TYPE_CHECKING:
+        type: Literal["response.file_search_call.completed"]
 
 
 @_event("response.file_search_call.in_progress")
@@ -987,11 +1120,17 @@ class ResponseFileSearchCallCompletedEvent(_ItemStatusEvent):
 class ResponseFileSearchCallInProgressEvent(_ItemStatusEvent):
     """``response.file_search_call.in_progress``."""
 
+    if TYPE_CHECKING:
+        type: Literal["response.file_search_call.in_progress"]
+
 
 @_event("response.file_search_call.searching")
 @attrs.frozen
 class ResponseFileSearchCallSearchingEvent(_ItemStatusEvent):
     """``response.file_search_call.searching``."""
+
+    if TYPE_CHECKING:
+        type: Literal["response.file_search_call.searching"]
 
 
 @_event("response.image_generation_call.completed")
@@ -999,11 +1138,17 @@ class ResponseFileSearchCallSearchingEvent(_ItemStatusEvent):
 class ResponseImageGenCallCompletedEvent(_ItemStatusEvent):
     """``response.image_generation_call.completed``."""
 
+    if TYPE_CHECKING:
+        type: Literal["response.image_generation_call.completed"]
+
 
 @_event("response.image_generation_call.generating")
 @attrs.frozen
 class ResponseImageGenCallGeneratingEvent(_ItemStatusEvent):
     """``response.image_generation_call.generating``."""
+
+    if TYPE_CHECKING:
+        type: Literal["response.image_generation_call.generating"]
 
 
 @_event("response.image_generation_call.in_progress")
@@ -1011,11 +1156,17 @@ class ResponseImageGenCallGeneratingEvent(_ItemStatusEvent):
 class ResponseImageGenCallInProgressEvent(_ItemStatusEvent):
     """``response.image_generation_call.in_progress``."""
 
+    if TYPE_CHECKING:
+        type: Literal["response.image_generation_call.in_progress"]
+
 
 @_event("response.mcp_call.completed")
 @attrs.frozen
 class ResponseMcpCallCompletedEvent(_ItemStatusEvent):
     """``response.mcp_call.completed``."""
+
+    if TYPE_CHECKING:
+        type: Literal["response.mcp_call.completed"]
 
 
 @_event("response.mcp_call.failed")
@@ -1023,11 +1174,17 @@ class ResponseMcpCallCompletedEvent(_ItemStatusEvent):
 class ResponseMcpCallFailedEvent(_ItemStatusEvent):
     """``response.mcp_call.failed``."""
 
+    if TYPE_CHECKING:
+        type: Literal["response.mcp_call.failed"]
+
 
 @_event("response.mcp_call.in_progress")
 @attrs.frozen
 class ResponseMcpCallInProgressEvent(_ItemStatusEvent):
     """``response.mcp_call.in_progress``."""
+
+    if TYPE_CHECKING:
+        type: Literal["response.mcp_call.in_progress"]
 
 
 @_event("response.mcp_list_tools.completed")
@@ -1035,11 +1192,17 @@ class ResponseMcpCallInProgressEvent(_ItemStatusEvent):
 class ResponseMcpListToolsCompletedEvent(_ItemStatusEvent):
     """``response.mcp_list_tools.completed``."""
 
+    if TYPE_CHECKING:
+        type: Literal["response.mcp_list_tools.completed"]
+
 
 @_event("response.mcp_list_tools.failed")
 @attrs.frozen
 class ResponseMcpListToolsFailedEvent(_ItemStatusEvent):
     """``response.mcp_list_tools.failed``."""
+
+    if TYPE_CHECKING:
+        type: Literal["response.mcp_list_tools.failed"]
 
 
 @_event("response.mcp_list_tools.in_progress")
@@ -1047,11 +1210,17 @@ class ResponseMcpListToolsFailedEvent(_ItemStatusEvent):
 class ResponseMcpListToolsInProgressEvent(_ItemStatusEvent):
     """``response.mcp_list_tools.in_progress``."""
 
+    if TYPE_CHECKING:
+        type: Literal["response.mcp_list_tools.in_progress"]
+
 
 @_event("response.web_search_call.completed")
 @attrs.frozen
 class ResponseWebSearchCallCompletedEvent(_ItemStatusEvent):
     """``response.web_search_call.completed``."""
+
+    if TYPE_CHECKING:
+        type: Literal["response.web_search_call.completed"]
 
 
 @_event("response.web_search_call.in_progress")
@@ -1059,11 +1228,17 @@ class ResponseWebSearchCallCompletedEvent(_ItemStatusEvent):
 class ResponseWebSearchCallInProgressEvent(_ItemStatusEvent):
     """``response.web_search_call.in_progress``."""
 
+    if TYPE_CHECKING:
+        type: Literal["response.web_search_call.in_progress"]
+
 
 @_event("response.web_search_call.searching")
 @attrs.frozen
 class ResponseWebSearchCallSearchingEvent(_ItemStatusEvent):
     """``response.web_search_call.searching``."""
+
+    if TYPE_CHECKING:
+        type: Literal["response.web_search_call.searching"]
 
 
 @_event("response.compaction.compacting")
@@ -1071,21 +1246,50 @@ class ResponseWebSearchCallSearchingEvent(_ItemStatusEvent):
 class ResponseCompactionCompactingEvent(_ItemStatusEvent):
     """``response.compaction.compacting`` (newest SDK): a compaction item is being produced."""
 
+    if TYPE_CHECKING:
+        type: Literal["response.compaction.compacting"]
+
 
 # --- unknown --------------------------------------------------------------------------------------
 
 
+UnknownEventType: TypeAlias = Literal["<unknown>"]
+"""The type that type checkers give :attr:`UnknownEvent.type` (at run time: the wire string).
+
+Type checkers narrow ``event.type == "response.output_text.delta"`` to one class only when every
+member of the union has a ``Literal`` tag (mypy does not narrow at all otherwise; pyright keeps the
+``str``-tagged member in every branch), and no ``Literal`` can spell "any string but the 59 known
+ones", which is what an unknown event's type is. This placeholder stands for it: it matches none
+of the registered types, as at run time (the registry decides the class). Read the wire type of an
+unknown event as ``event.data["type"]`` or compare it after ``isinstance(event, UnknownEvent)``;
+see the concepts guide, "Typing".
+"""
+
+
 @attrs.frozen
-class UnknownEvent:
-    """An event whose ``type`` is not one of the SDK's (``ping``, ``keepalive``, newer types, ...).
-
-    ``data`` is the decoded JSON object as sent. Never raised as an error. ``sequence_number`` is
-    the integer the server sent, else ``None`` (unknown events are not validated).
-    """
-
+class _UnknownFields:
+    # The attrs fields of UnknownEvent, on a base class: the subclass redeclares ``type`` for type
+    # checkers only (a class cannot redeclare its own field), and __init__ keeps ``type: str``.
     type: str
     sequence_number: int | None
     data: dict[str, Any]
+
+
+@attrs.frozen
+class UnknownEvent(_UnknownFields):
+    """An event whose ``type`` is not one of the SDK's (``ping``, ``keepalive``, newer types, ...).
+
+    ``type`` is the wire string and ``data`` the decoded JSON object as sent. Never raised as an
+    error. ``sequence_number`` is the integer the server sent, else ``None`` (unknown events are not
+    validated). For type checkers ``type`` is :data:`UnknownEventType`, so that comparing
+    ``event.type`` narrows the union of events to one registered class.
+    """
+
+    if TYPE_CHECKING:
+        # A read-only property, not a field: type checkers then keep ``type: str`` in __init__, so
+        # ``UnknownEvent("ping", None, {...})`` type-checks as it runs.
+        @property
+        def type(self) -> UnknownEventType: ...
 
     @classmethod
     def _from_wire(cls, d: dict[str, Any]) -> UnknownEvent:
@@ -1166,7 +1370,11 @@ ResponseStreamEvent: TypeAlias = (
     | ResponseCompactionCompactingEvent
     | UnknownEvent
 )
-"""What :func:`parse_event` returns: one of the 59 registered classes or :class:`UnknownEvent`."""
+"""What :func:`parse_event` returns: one of the 59 registered classes or :class:`UnknownEvent`.
+
+Every member has a ``Literal`` type tag, so ``event.type == "response.output_text.delta"`` narrows
+the union to :class:`ResponseTextDeltaEvent` under mypy and pyright (see :data:`UnknownEventType`).
+"""
 
 _BUILDERS: dict[str, Callable[[dict[str, Any]], Any]] = {
     wire_type: cls._from_wire for wire_type, cls in EVENT_TYPES.items()

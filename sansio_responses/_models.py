@@ -25,7 +25,7 @@ copy.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeAlias, TypeVar
 
 import attrs
 
@@ -34,6 +34,7 @@ from ._errors import SchemaError
 __all__ = [
     "AdditionalTools",
     "Annotation",
+    "CompletionTokensDetails",
     "ContainerFileCitation",
     "ContentPart",
     "FileCitation",
@@ -41,6 +42,7 @@ __all__ = [
     "ImageGenerationCall",
     "OUTPUT_ITEM_TYPES",
     "IncompleteDetails",
+    "InputTokensDetails",
     "LocalShellCall",
     "LocalShellCallOutput",
     "McpApprovalRequest",
@@ -48,8 +50,10 @@ __all__ = [
     "McpCall",
     "McpListTools",
     "OutputItem",
+    "OutputTokensDetails",
     "Program",
     "ProgramOutput",
+    "PromptTokensDetails",
     "ReasoningText",
     "Response",
     "ResponseApplyPatchToolCall",
@@ -186,7 +190,24 @@ _CONVERTERS: dict[str, _Conv | None] = {
     "ResponseError | None": lambda v, p, k: _conv_model(v, p, k, ResponseError),
     "IncompleteDetails | None": lambda v, p, k: _conv_model(v, p, k, IncompleteDetails),
     "ResponseUsage | None": lambda v, p, k: _conv_model(v, p, k, ResponseUsage),
+    "InputTokensDetails | None": lambda v, p, k: _conv_model(v, p, k, InputTokensDetails),
+    "OutputTokensDetails | None": lambda v, p, k: _conv_model(v, p, k, OutputTokensDetails),
 }
+
+
+def _conv_tag(tag: str) -> _Conv:
+    """The converter of a ``type: Literal["tag"]`` field: the wire value must be that tag.
+
+    The dispatch functions only hand a dict to the class of its ``type``; this keeps a direct
+    ``Cls.from_dict`` of another type from building an object whose tag type checkers would trust.
+    """
+
+    def conv(v: Any, path: str, key: str) -> str:
+        if v == tag and isinstance(v, str):
+            return tag
+        raise SchemaError(_join(path, key), repr(tag), v)
+
+    return conv
 
 
 def _model(cls: type[_M]) -> type[_M]:
@@ -199,11 +220,17 @@ def _model(cls: type[_M]) -> type[_M]:
         if field.name.startswith("_"):
             continue
         annotation = field.type if isinstance(field.type, str) else repr(field.type)
-        if annotation not in _CONVERTERS:
-            raise TypeError(f"{cls.__name__}.{field.name}: no converter for {annotation!r}")
         # A non-Optional annotation (only the discriminating ``type``) must be present.
+        required = annotation == "str" or annotation.startswith("Literal[")
+        if annotation.startswith("Literal["):
+            # Postponed annotations are unparsed source: Literal['message'].
+            conv: _Conv | None = _conv_tag(annotation[len("Literal[") + 1 : -2])
+        elif annotation in _CONVERTERS:
+            conv = _CONVERTERS[annotation]
+        else:
+            raise TypeError(f"{cls.__name__}.{field.name}: no converter for {annotation!r}")
         setter = getattr(cls, field.name).__set__
-        spec.append((field.name, _CONVERTERS[annotation], annotation == "str", setter))
+        spec.append((field.name, conv, required, setter))
     cls._SPEC = tuple(spec)
     cls._FIELDS = frozenset(name for name, *_ in spec)
     return cls
@@ -260,6 +287,24 @@ class _Model:
 _set_raw: _Setter = _Model._raw.__set__  # type: ignore[attr-defined]
 
 
+UnknownTag: TypeAlias = Literal["<unknown>"]
+"""What type checkers see as the ``type`` of the Unknown* models (at run time: the wire value).
+
+Each registered class declares ``type: Literal["<its wire type>"]``, so ``item.type == "message"``
+narrows a union to one class; an unknown kind's type is "any other string", which no ``Literal``
+can spell, and a ``str`` member would stop narrowing (mypy) or stay in every branch (pyright). This
+placeholder matches no registered type, as at run time. Read an unknown object's wire type from
+``data["type"]``; see the concepts guide, "Typing".
+"""
+
+
+@attrs.frozen
+class _UnknownTagged(_Model):
+    # The ``type`` field of the Unknown* models, on a base class so that mypy's attrs plugin (which
+    # does not read the ``if TYPE_CHECKING`` redeclaration in the subclasses) keeps it a field.
+    type: str | None
+
+
 # --- annotations ----------------------------------------------------------------------------------
 
 
@@ -268,7 +313,7 @@ _set_raw: _Setter = _Model._raw.__set__  # type: ignore[attr-defined]
 class FileCitation(_Model):
     """A ``file_citation`` annotation on output text."""
 
-    type: str
+    type: Literal["file_citation"]
     file_id: str | None
     filename: str | None
     index: int | None
@@ -279,7 +324,7 @@ class FileCitation(_Model):
 class URLCitation(_Model):
     """A ``url_citation`` annotation on output text."""
 
-    type: str
+    type: Literal["url_citation"]
     url: str | None
     title: str | None
     start_index: int | None
@@ -291,7 +336,7 @@ class URLCitation(_Model):
 class ContainerFileCitation(_Model):
     """A ``container_file_citation`` annotation on output text."""
 
-    type: str
+    type: Literal["container_file_citation"]
     container_id: str | None
     file_id: str | None
     filename: str | None
@@ -304,17 +349,18 @@ class ContainerFileCitation(_Model):
 class FilePath(_Model):
     """A ``file_path`` annotation on output text."""
 
-    type: str
+    type: Literal["file_path"]
     file_id: str | None
     index: int | None
 
 
 @_model
 @attrs.frozen
-class UnknownAnnotation(_Model):
+class UnknownAnnotation(_UnknownTagged):
     """An annotation of a type this library does not know; the whole dict is kept in ``data``."""
 
-    type: str | None
+    if TYPE_CHECKING:
+        type: UnknownTag
 
     @property
     def data(self) -> dict[str, Any]:
@@ -361,7 +407,7 @@ def _dispatch(d: Any, path: str, table: dict[str, type[_Model]], unknown: type[_
 class ResponseOutputText(_Model):
     """An ``output_text`` content part of a message. ``logprobs`` stays raw JSON (list of dicts)."""
 
-    type: str
+    type: Literal["output_text"]
     text: str | None
     annotations: list[Annotation] | None
     logprobs: Any
@@ -372,7 +418,7 @@ class ResponseOutputText(_Model):
 class ResponseOutputRefusal(_Model):
     """A ``refusal`` content part of a message."""
 
-    type: str
+    type: Literal["refusal"]
     refusal: str | None
 
 
@@ -381,7 +427,7 @@ class ResponseOutputRefusal(_Model):
 class ReasoningText(_Model):
     """A ``reasoning_text`` part (``content`` of a reasoning item, or a content part event)."""
 
-    type: str
+    type: Literal["reasoning_text"]
     text: str | None
 
 
@@ -390,16 +436,17 @@ class ReasoningText(_Model):
 class SummaryText(_Model):
     """A ``summary_text`` part of a reasoning item's ``summary``."""
 
-    type: str
+    type: Literal["summary_text"]
     text: str | None
 
 
 @_model
 @attrs.frozen
-class UnknownContentPart(_Model):
+class UnknownContentPart(_UnknownTagged):
     """A content part of a type this library does not know; the whole dict is kept in ``data``."""
 
-    type: str | None
+    if TYPE_CHECKING:
+        type: UnknownTag
 
     @property
     def data(self) -> dict[str, Any]:
@@ -433,7 +480,7 @@ def content_part_from_dict(d: Any, path: str = "") -> ContentPart:
 class ResponseOutputMessage(_Model):
     """A ``message`` item: the assistant's text (``output_text`` and ``refusal`` parts)."""
 
-    type: str
+    type: Literal["message"]
     id: str | None
     role: str | None
     status: str | None
@@ -446,7 +493,7 @@ class ResponseOutputMessage(_Model):
 class ResponseFileSearchToolCall(_Model):
     """A ``file_search_call`` item."""
 
-    type: str
+    type: Literal["file_search_call"]
     id: str | None
     queries: list[str] | None
     status: str | None
@@ -458,7 +505,7 @@ class ResponseFileSearchToolCall(_Model):
 class ResponseFunctionToolCall(_Model):
     """A ``function_call`` item: ``arguments`` is the JSON text the model produced."""
 
-    type: str
+    type: Literal["function_call"]
     id: str | None
     call_id: str | None
     name: str | None
@@ -473,7 +520,7 @@ class ResponseFunctionToolCall(_Model):
 class ResponseFunctionToolCallOutputItem(_Model):
     """A ``function_call_output`` item."""
 
-    type: str
+    type: Literal["function_call_output"]
     id: str | None
     call_id: str | None
     output: Any
@@ -489,7 +536,7 @@ class ResponseFunctionToolCallOutputItem(_Model):
 class ResponseFunctionWebSearch(_Model):
     """A ``web_search_call`` item."""
 
-    type: str
+    type: Literal["web_search_call"]
     id: str | None
     action: Any
     status: str | None
@@ -500,7 +547,7 @@ class ResponseFunctionWebSearch(_Model):
 class ResponseComputerToolCall(_Model):
     """A ``computer_call`` item."""
 
-    type: str
+    type: Literal["computer_call"]
     id: str | None
     call_id: str | None
     action: Any
@@ -514,7 +561,7 @@ class ResponseComputerToolCall(_Model):
 class ResponseComputerToolCallOutputItem(_Model):
     """A ``computer_call_output`` item."""
 
-    type: str
+    type: Literal["computer_call_output"]
     id: str | None
     call_id: str | None
     output: Any
@@ -529,7 +576,7 @@ class ResponseReasoningItem(_Model):
     """A ``reasoning`` item: ``summary_text`` parts in ``summary``, ``reasoning_text`` parts in
     ``content``."""
 
-    type: str
+    type: Literal["reasoning"]
     id: str | None
     summary: list[ContentPart] | None
     content: list[ContentPart] | None
@@ -542,7 +589,7 @@ class ResponseReasoningItem(_Model):
 class Program(_Model):
     """A ``program`` item (programmatic tool calling)."""
 
-    type: str
+    type: Literal["program"]
     id: str | None
     call_id: str | None
     code: str | None
@@ -554,7 +601,7 @@ class Program(_Model):
 class ProgramOutput(_Model):
     """A ``program_output`` item."""
 
-    type: str
+    type: Literal["program_output"]
     id: str | None
     call_id: str | None
     result: str | None
@@ -566,7 +613,7 @@ class ProgramOutput(_Model):
 class ResponseToolSearchCall(_Model):
     """A ``tool_search_call`` item; ``arguments`` is raw JSON (an object)."""
 
-    type: str
+    type: Literal["tool_search_call"]
     id: str | None
     call_id: str | None
     arguments: Any
@@ -580,7 +627,7 @@ class ResponseToolSearchCall(_Model):
 class ResponseToolSearchOutputItem(_Model):
     """A ``tool_search_output`` item; ``tools`` are raw tool configurations."""
 
-    type: str
+    type: Literal["tool_search_output"]
     id: str | None
     call_id: str | None
     execution: str | None
@@ -594,7 +641,7 @@ class ResponseToolSearchOutputItem(_Model):
 class AdditionalTools(_Model):
     """An ``additional_tools`` item."""
 
-    type: str
+    type: Literal["additional_tools"]
     id: str | None
     role: str | None
     tools: Any
@@ -605,7 +652,7 @@ class AdditionalTools(_Model):
 class ResponseCompactionItem(_Model):
     """A ``compaction`` item."""
 
-    type: str
+    type: Literal["compaction"]
     id: str | None
     encrypted_content: str | None
     created_by: str | None
@@ -616,7 +663,7 @@ class ResponseCompactionItem(_Model):
 class ImageGenerationCall(_Model):
     """An ``image_generation_call`` item; ``result`` is the base64 image once generated."""
 
-    type: str
+    type: Literal["image_generation_call"]
     id: str | None
     status: str | None
     result: str | None
@@ -635,7 +682,7 @@ class ImageGenerationCall(_Model):
 class ResponseCodeInterpreterToolCall(_Model):
     """A ``code_interpreter_call`` item."""
 
-    type: str
+    type: Literal["code_interpreter_call"]
     id: str | None
     code: str | None
     container_id: str | None
@@ -648,7 +695,7 @@ class ResponseCodeInterpreterToolCall(_Model):
 class LocalShellCall(_Model):
     """A ``local_shell_call`` item."""
 
-    type: str
+    type: Literal["local_shell_call"]
     id: str | None
     call_id: str | None
     action: Any
@@ -660,7 +707,7 @@ class LocalShellCall(_Model):
 class LocalShellCallOutput(_Model):
     """A ``local_shell_call_output`` item."""
 
-    type: str
+    type: Literal["local_shell_call_output"]
     id: str | None
     output: str | None
     status: str | None
@@ -671,7 +718,7 @@ class LocalShellCallOutput(_Model):
 class ResponseFunctionShellToolCall(_Model):
     """A ``shell_call`` item."""
 
-    type: str
+    type: Literal["shell_call"]
     id: str | None
     call_id: str | None
     action: Any
@@ -686,7 +733,7 @@ class ResponseFunctionShellToolCall(_Model):
 class ResponseFunctionShellToolCallOutput(_Model):
     """A ``shell_call_output`` item; ``output`` is raw JSON (list of stdout/stderr/outcome)."""
 
-    type: str
+    type: Literal["shell_call_output"]
     id: str | None
     call_id: str | None
     max_output_length: int | None
@@ -701,7 +748,7 @@ class ResponseFunctionShellToolCallOutput(_Model):
 class ResponseApplyPatchToolCall(_Model):
     """An ``apply_patch_call`` item; ``operation`` is raw JSON."""
 
-    type: str
+    type: Literal["apply_patch_call"]
     id: str | None
     call_id: str | None
     operation: Any
@@ -715,7 +762,7 @@ class ResponseApplyPatchToolCall(_Model):
 class ResponseApplyPatchToolCallOutput(_Model):
     """An ``apply_patch_call_output`` item."""
 
-    type: str
+    type: Literal["apply_patch_call_output"]
     id: str | None
     call_id: str | None
     status: str | None
@@ -729,7 +776,7 @@ class ResponseApplyPatchToolCallOutput(_Model):
 class McpCall(_Model):
     """An ``mcp_call`` item."""
 
-    type: str
+    type: Literal["mcp_call"]
     id: str | None
     name: str | None
     server_label: str | None
@@ -745,7 +792,7 @@ class McpCall(_Model):
 class McpListTools(_Model):
     """An ``mcp_list_tools`` item."""
 
-    type: str
+    type: Literal["mcp_list_tools"]
     id: str | None
     server_label: str | None
     tools: Any
@@ -757,7 +804,7 @@ class McpListTools(_Model):
 class McpApprovalRequest(_Model):
     """An ``mcp_approval_request`` item."""
 
-    type: str
+    type: Literal["mcp_approval_request"]
     id: str | None
     name: str | None
     server_label: str | None
@@ -769,7 +816,7 @@ class McpApprovalRequest(_Model):
 class McpApprovalResponse(_Model):
     """An ``mcp_approval_response`` item."""
 
-    type: str
+    type: Literal["mcp_approval_response"]
     id: str | None
     approval_request_id: str | None
     approve: bool | None
@@ -781,7 +828,7 @@ class McpApprovalResponse(_Model):
 class ResponseCustomToolCall(_Model):
     """A ``custom_tool_call`` item: ``input`` is the free-form text the model produced."""
 
-    type: str
+    type: Literal["custom_tool_call"]
     id: str | None
     call_id: str | None
     name: str | None
@@ -795,7 +842,7 @@ class ResponseCustomToolCall(_Model):
 class ResponseCustomToolCallOutputItem(_Model):
     """A ``custom_tool_call_output`` item."""
 
-    type: str
+    type: Literal["custom_tool_call_output"]
     id: str | None
     call_id: str | None
     output: Any
@@ -806,10 +853,11 @@ class ResponseCustomToolCallOutputItem(_Model):
 
 @_model
 @attrs.frozen
-class UnknownOutputItem(_Model):
+class UnknownOutputItem(_UnknownTagged):
     """An output item of a type this library does not know; the whole dict is kept in ``data``."""
 
-    type: str | None
+    if TYPE_CHECKING:
+        type: UnknownTag
 
     @property
     def id(self) -> str | None:
@@ -923,14 +971,58 @@ class IncompleteDetails(_Model):
 
 @_model
 @attrs.frozen
+class InputTokensDetails(_Model):
+    """``usage.input_tokens_details``: ``cached_tokens``, ``cache_write_tokens`` (newer SDKs).
+
+    New keys the API adds are kept in ``extra`` and in ``to_dict()``.
+    """
+
+    cached_tokens: int | None
+    cache_write_tokens: int | None
+    cache_write_tokens_details: Any
+
+
+@_model
+@attrs.frozen
+class OutputTokensDetails(_Model):
+    """``usage.output_tokens_details``: ``reasoning_tokens``; new keys are kept in ``extra``."""
+
+    reasoning_tokens: int | None
+
+
+@_model
+@attrs.frozen
 class ResponseUsage(_Model):
-    """Token usage. The ``*_details`` objects stay raw dicts (their keys grow over time)."""
+    """Token usage, with typed details: ``usage.output_tokens_details.reasoning_tokens``."""
 
     input_tokens: int | None
-    input_tokens_details: dict[str, Any] | None
+    input_tokens_details: InputTokensDetails | None
     output_tokens: int | None
-    output_tokens_details: dict[str, Any] | None
+    output_tokens_details: OutputTokensDetails | None
     total_tokens: int | None
+
+
+# --- Chat Completions usage details (used by ``_chat_models.CompletionUsage``) --------------------
+
+
+@_model
+@attrs.frozen
+class PromptTokensDetails(_Model):
+    """Chat ``usage.prompt_tokens_details``: ``cached_tokens``, ``audio_tokens``; new keys in ``extra``."""
+
+    cached_tokens: int | None
+    audio_tokens: int | None
+
+
+@_model
+@attrs.frozen
+class CompletionTokensDetails(_Model):
+    """Chat ``usage.completion_tokens_details``: reasoning, audio and prediction token counts."""
+
+    reasoning_tokens: int | None
+    audio_tokens: int | None
+    accepted_prediction_tokens: int | None
+    rejected_prediction_tokens: int | None
 
 
 @_model

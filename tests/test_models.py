@@ -122,7 +122,9 @@ def test_typed_attributes_of_a_corpus_response() -> None:
     assert response.status == "completed"
     assert isinstance(response.usage, ResponseUsage)
     assert response.usage.total_tokens == final["usage"]["total_tokens"]
-    assert response.usage.input_tokens_details == final["usage"]["input_tokens_details"]
+    details = response.usage.input_tokens_details
+    assert details is not None and details.to_dict() == final["usage"]["input_tokens_details"]
+    assert details.cached_tokens == final["usage"]["input_tokens_details"]["cached_tokens"]
     messages = [item for item in response.output or [] if isinstance(item, ResponseOutputMessage)]
     assert messages
     parts = [p for m in messages for p in m.content or [] if isinstance(p, ResponseOutputText)]
