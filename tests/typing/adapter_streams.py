@@ -7,13 +7,13 @@ from typing import Any
 
 import aiohttp
 import httpx
+from typing_extensions import assert_type
+
+import sansio_responses as sr
 from sansio_responses.adapters import aiohttp as aiohttp_adapter
 from sansio_responses.adapters import httpx_async, httpx_sync
 from sansio_responses.adapters import socket as socket_adapter
 from sansio_responses.adapters import trio as trio_adapter
-from typing_extensions import assert_type
-
-import sansio_responses as sr
 
 responses = sr.responses_request({"model": "m", "input": "hi"}, api_key="sk-test")
 chat = sr.chat_request({"model": "m", "messages": []}, api_key="sk-test")
