@@ -188,7 +188,9 @@ def event_too_large(limit: int | None = None) -> str:
         return stream
 
     held = _held(run)
-    return f"event-too-large limit {size / 2**20:.0f} MiB: held after the error {held / 1e6:7.2f} MB"
+    return (
+        f"event-too-large limit {size / 2**20:.0f} MiB: held after the error {held / 1e6:7.2f} MB"
+    )
 
 
 def main() -> None:
@@ -210,6 +212,7 @@ def main() -> None:
             print(gapped(n // div), flush=True)
     if "index-jump" in only:
         print(index_jump(10_000 // div), flush=True)
+        print(index_jump(10_000 // div, jump=1), "<- the same events, no jumps", flush=True)
     if "chat" in only:
         print(chat_2char(1_000_000 // div), flush=True)
     if "too-large" in only:
