@@ -100,7 +100,40 @@ _COMPLETE_FINISH = frozenset({"stop", "tool_calls", "function_call"})
 
 
 #: Per choice index: (content length or None before any content, {tool call index: args length}).
-_Marks = dict[int, tuple[int | None, dict[int, int]]]
+_Marks = dict[int, tuple[int | None, Any]]
+
+# Tool-call argument lengths as of a chunk: a full dict, or a chain of (parent, tool index, length,
+# depth) updates on top of one. Recording a delta costs one tuple; every _CHAIN updates the chain is
+# folded into a fresh dict, so a lookup walks at most _CHAIN links and the stream holds no history.
+_CHAIN = 32
+_NO_TOOLS: dict[int, int] = {}
+
+
+def _tool_mark(node: Any, index: int, length: int) -> Any:
+    depth = node[3] + 1 if type(node) is tuple else 1
+    if depth < _CHAIN:
+        return (node, index, length, depth)
+    updates = []
+    while type(node) is tuple:
+        updates.append((node[1], node[2]))
+        node = node[0]
+    full = dict(node)
+    for tool, size in reversed(updates):
+        full[tool] = size
+    full[index] = length
+    return full
+
+
+def _tool_length(node: Any, index: int) -> int | None:
+    while type(node) is tuple:
+        if node[1] == index:
+            length: int = node[2]
+            return length
+        node = node[0]
+    found: int | None = node.get(index)
+    return found
+
+
 _SET_VIEW: Callable[[Any, Any], None] = ChatCompletionChunk._view.__set__  # type: ignore[union-attr]
 
 
@@ -365,7 +398,8 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
         self.max_tool_calls = max_tool_calls
         # Lengths as of the latest chunk, by choice (replaced, never mutated: chunks keep theirs).
         self._marks: _Marks = {}
-        self._touched: set[int] = set()  # choices whose texts the current chunk extended
+        self._touched: set[int] = set()  # choices whose content the current chunk extended
+        self._touched_tools: list[tuple[int, int]] = []  # (choice, tool call) arguments extended
         self.response_format = response_format
         self._structured, self._format_parser = _format_parser(response_format)
         self._tool_parsers = function_tool_parsers(tools or ())
@@ -626,18 +660,35 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
                 return None
         else:
             call = ch.tool_calls.get(tool_index)
-            length = tools.get(tool_index)
+            length = _tool_length(tools, tool_index)
             if call is None or not length:
                 return None
             text = call.args
         assert text.json is not None
         return text.json.at(length, partial(text.prefix, length))
 
+    def _known(self, chunk: ChatCompletionChunk) -> bool:
+        """The common case: every choice and tool call *chunk* names exists already."""
+        choices = self._choices
+        for choice in chunk.choices:
+            ch = choices.get(choice.index)  # type: ignore[arg-type]
+            if ch is None:
+                return False
+            delta = choice.delta
+            if delta is not None and delta.tool_calls:
+                calls = ch.tool_calls
+                for tc in delta.tool_calls:
+                    if tc.index not in calls:
+                        return False
+        return True
+
     def _check_chunk(self, chunk: ChatCompletionChunk) -> None:
         """Raise for what would fail halfway through applying *chunk*: negative indices, limits.
 
         Run before anything is applied, so a refused chunk leaves no trace in the snapshot.
         """
+        if self._known(chunk):
+            return
         new_choices: set[int] = set()
         for n, choice in enumerate(chunk.choices):
             index = 0 if choice.index is None else choice.index
@@ -677,7 +728,6 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
     def _accumulate(self, chunk: ChatCompletionChunk, raw: dict[str, Any], offset: int) -> None:
         self._seq += 1
         self._snap = None
-        self._touched.clear()
         empty = [k for k in ("id", "model", "object") if not raw.get(k)]
         if empty:
             self._note(
@@ -719,16 +769,29 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
         seq = self._seq
         for n, choice in enumerate(chunk.choices):
             self._accumulate_choice(choice, n, seq, offset)
-        if self._touched:
+        touched = self._touched
+        touched_tools = self._touched_tools
+        if touched or touched_tools:
             # Copy on write: earlier chunks keep the marks of their time.
-            marks = dict(self._marks)
-            for index in self._touched:
-                ch = self._choices[index]
+            marks = self._marks.copy()
+            choices = self._choices
+            for index in touched:
+                old = marks.get(index)
+                content = choices[index].content
                 marks[index] = (
-                    None if ch.content is None else ch.content.length,
-                    {t: call.args.length for t, call in ch.tool_calls.items()},
+                    None if content is None else content.length,
+                    _NO_TOOLS if old is None else old[1],
                 )
+            for index, tool in touched_tools:
+                old = marks.get(index)
+                if old is None:
+                    content = choices[index].content
+                    old = (None if content is None else content.length, _NO_TOOLS)
+                length = choices[index].tool_calls[tool].args.length
+                marks[index] = (old[0], _tool_mark(old[1], tool, length))
             self._marks = marks
+            touched.clear()
+            touched_tools.clear()
 
     def _accumulate_choice(self, choice: ChunkChoice, n: int, seq: int, offset: int) -> None:
         index = choice.index
@@ -854,7 +917,6 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
         acc = ch.tool_calls.get(index)
         if acc is None:
             acc = ch.tool_calls[index] = _ToolCallAcc(index)
-            self._touched.add(ch.index)
             if index >= ch.next_tool:
                 ch.next_tool = index + 1
         ch.last_tool = index
@@ -885,7 +947,7 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
                     )
             if f.arguments:
                 acc.args.append(f.arguments)
-                self._touched.add(ch.index)
+                self._touched_tools.append((ch.index, index))
         raw = tc._raw
         for k in raw:
             if k not in _TOOL_KNOWN:

@@ -301,3 +301,25 @@ def test_non_object_tool_call_type_in_data_is_a_located_error() -> None:
     with pytest.raises(sr.RemoteProtocolError) as info:
         stream.feed(HELLO + frame(chunk(choice(tool_calls=[{"index": {}}]))))
     assert len(info.value.events) == 1  # type: ignore[attr-defined]
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    indices=st.lists(
+        st.tuples(st.integers(0, 10**12), st.integers(0, 10**12)), min_size=20, max_size=100
+    )
+)
+def test_hostile_indices_hold_memory_within_a_constant_of_the_bytes(indices: list[Any]) -> None:
+    frames = []
+    for c, t in indices:
+        call = {"index": t, "id": f"t{t}", "function": {"name": "f", "arguments": "{}"}}
+        frames.append(frame(chunk(choice(c, content="x", tool_calls=[call]))))
+    body = b"".join(frames)
+
+    def run() -> object:
+        stream = sr.ChatCompletionsStream(max_choices=None, max_tool_calls=None)
+        stream.feed(body)
+        stream.snapshot()
+        return stream
+
+    assert held_after(run) < 6 * len(body) + 200_000
