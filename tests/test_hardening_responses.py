@@ -524,3 +524,69 @@ def test_the_rules_table_is_printed_in_the_docs() -> None:
     for etype, kind, action in ACCUMULATION_RULES:
         shown = "-" if kind == "-" else f"`{kind}`"
         assert f"| `{etype}` | {shown} | {action} |" in guide
+
+
+ITEM_KINDS = [
+    MSG,
+    FC,
+    {"type": "reasoning", "id": "rs_1", "summary": []},
+    {"type": "shell_call", "id": "sh_1", "status": "in_progress"},
+    {"type": "shell_call_output", "id": "so_1", "output": []},
+    {"type": "mcp_call", "id": "mc_1", "name": "n", "server_label": "s", "arguments": ""},
+    {"type": "vendor_item", "id": "v_1"},
+]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from([etype for etype, _ in RULED] + ["response.output_item.added"]),
+            st.integers(min_value=-2, max_value=6) | st.just(10**15),
+            st.sampled_from(ITEM_KINDS),
+            st.integers(min_value=-1, max_value=4) | st.just(10**15),
+        ),
+        max_size=40,
+    )
+)
+def test_any_sequence_of_ruled_events_keeps_the_snapshot_readable(events: list[Any]) -> None:
+    """The rules table walked at random: wrong kinds, holes and hostile indices never break
+    ``snapshot()``, which gives the same object twice and survives a terminal event."""
+    stream = sr.ResponsesStream()
+    body = frame(created())
+    for seq, (etype, output_index, item, part_index) in enumerate(events, start=1):
+        if etype == "response.output_item.added":
+            ev = added(seq, item, output_index)
+        else:
+            ev = _event_for(etype, seq, item["id"])
+            ev.update(output_index=output_index, content_index=part_index)
+            ev.update(summary_index=part_index, command_index=part_index)
+        body += frame(ev)
+    try:
+        stream.feed(body)
+    except sr.RemoteProtocolError:
+        pass  # a mistyped field (a negative index the model refuses): located, never another type
+    first = stream.snapshot()
+    assert first is not None and stream.snapshot() is first
+    first.to_dict()
+    if stream.error is None:
+        stream.feed(frame(completed(len(events) + 1)))
+        assert stream.outcome == "completed"
+
+
+def test_snapshot_keeps_an_item_that_does_not_fit_its_model_as_unknown() -> None:
+    """The safety net behind snapshot(): an accumulated item the model refuses is kept whole."""
+    stream = sr.ResponsesStream()
+    stream.feed(frame(created()) + frame(added(1, MSG)) + frame(delta(2, "hi")))
+    stream._acc.items.put(1, {"type": "message", "id": "odd", "content": "not a list"})
+    stream._acc.version += 1
+    snapshot = stream.snapshot()
+    assert snapshot is not None and stream.snapshot() is snapshot
+    assert snapshot.output_text == "hi"
+    odd = snapshot.output[1]  # type: ignore[index]
+    assert isinstance(odd, sr.UnknownOutputItem) and odd.data["content"] == "not a list"
+    assert snapshot.to_dict()["output"][1] == {
+        "type": "message",
+        "id": "odd",
+        "content": "not a list",
+    }
