@@ -590,3 +590,30 @@ def test_snapshot_keeps_an_item_that_does_not_fit_its_model_as_unknown() -> None
         "id": "odd",
         "content": "not a list",
     }
+
+
+def test_unread_json_arguments_hold_memory_near_their_size() -> None:
+    """Tiny argument deltas nobody reads: the partial-JSON queue is merged like the text."""
+    n = 30_000
+    body = frame(created()) + frame(added(1, FC))
+    body += b"".join(
+        frame(
+            {
+                "type": "response.function_call_arguments.delta",
+                "sequence_number": i + 2,
+                "item_id": "fc_1",
+                "output_index": 0,
+                "delta": "ab",
+            }
+        )
+        for i in range(n)
+    )
+
+    def run() -> object:
+        stream = sr.ResponsesStream()
+        for i in range(0, len(body), 65536):
+            stream.feed(body[i : i + 65536])
+        return stream
+
+    # 60 kB of arguments, tracked twice (text and parser queue); one str per delta held 1.9 MB.
+    assert held_after(run) < 5 * 2 * n + 100_000
