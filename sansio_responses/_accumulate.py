@@ -403,9 +403,12 @@ class Accumulator:
     def _place(self, index: Any, item: dict[str, Any]) -> None:
         items = self.items
         if type(index) is not int or index < 0:
+            # Unusable: the item of the same id keeps its place, a new one is appended.
+            known = self._index_of.get(item.get("id"))  # type: ignore[arg-type]
             if index is not None:
-                self._note("bad-output-index", f"output_index {index!r} is unusable; item appended")
-            index = items.top + 1
+                where = "appended" if known is None else f"placed at {known}, as its id"
+                self._note("bad-output-index", f"output_index {index!r} is unusable; item {where}")
+            index = known if known is not None and known in items.slots else items.top + 1
         if (
             self.max_output_items is not None
             and index not in items.slots
@@ -417,18 +420,15 @@ class Accumulator:
             )
         item_id = item.get("id")
         if type(item_id) is str:
-            moved = self._index_of.get(item_id)
-            if (
-                moved is not None
-                and moved != index
-                and items.slots.get(moved) is self._by_id.get(item_id)
-            ):
-                # The same item announced at another output_index: one item, at the new index.
+            elsewhere = self._index_of.get(item_id)
+            if elsewhere is not None and elsewhere != index and elsewhere in items.slots:
+                # Both are kept: servers that give every item the same placeholder id would
+                # otherwise lose items, and the index is what orders the output.
                 self._note(
-                    "output-index-changed",
-                    f"output item {item_id!r} moved from output_index {moved} to {index}",
+                    "duplicate-item-id",
+                    f"output item {item_id!r} at output_index {index} was already announced at "
+                    f"output_index {elsewhere}; both are kept",
                 )
-                del items.slots[moved]
             self._by_id[item_id] = item
             self._index_of[item_id] = index
         items.put(index, item)

@@ -617,3 +617,13 @@ def test_unread_json_arguments_hold_memory_near_their_size() -> None:
 
     # 60 kB of arguments, tracked twice (text and parser queue); one str per delta held 1.9 MB.
     assert held_after(run) < 5 * 2 * n + 100_000
+
+
+def test_items_sharing_an_id_are_both_kept() -> None:
+    """Some servers give every item one placeholder id: no item may be lost for it."""
+    stream = sr.ResponsesStream()
+    first = {**MSG, "id": "x", "content": [{"type": "output_text", "text": "a", "annotations": []}]}
+    second = {**first, "content": [{"type": "output_text", "text": "b", "annotations": []}]}
+    stream.feed(frame(created()) + frame(added(1, first, 0)) + frame(added(2, second, 1)))
+    assert stream.snapshot().output_text == "ab"  # type: ignore[union-attr]
+    assert stream.diagnostic_counts.get("duplicate-item-id") == 1
