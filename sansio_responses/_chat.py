@@ -99,39 +99,40 @@ _CHUNK_KNOWN = ChatCompletionChunk._KNOWN
 _COMPLETE_FINISH = frozenset({"stop", "tool_calls", "function_call"})
 
 
-#: Per choice index: (content length or None before any content, {tool call index: args length}).
-_Marks = dict[int, tuple[int | None, Any]]
-
-# Tool-call argument lengths as of a chunk: a full dict, or a chain of (parent, tool index, length,
-# depth) updates on top of one. Recording a delta costs one tuple; every _CHAIN updates the chain is
-# folded into a fresh dict, so a lookup walks at most _CHAIN links and the stream holds no history.
+# What each chunk's accessors need: the lengths, right after that chunk, of the texts they read.
+# A *mark* is either a dict {(choice index, tool call index or -1 for content): length} or a link
+# (parent mark, the chunk's changes [(choice, tool or -1, length), ...], depth). Applying a chunk
+# adds one link; every _CHAIN links are folded into a fresh dict, so a lookup walks at most _CHAIN
+# links and the stream holds no history: each chunk keeps its own mark alive, nothing more.
 _CHAIN = 32
-_NO_TOOLS: dict[int, int] = {}
+_CONTENT = -1
 
 
-def _tool_mark(node: Any, index: int, length: int) -> Any:
-    depth = node[3] + 1 if type(node) is tuple else 1
+def _marked(mark: Any, choice: int, tool: int) -> int | None:
+    """The length a mark records for the content (*tool* -1) or a tool call of *choice*."""
+    while type(mark) is tuple:
+        for c, t, length in reversed(mark[1]):
+            if c == choice and t == tool:
+                found: int = length
+                return found
+        mark = mark[0]
+    result: int | None = mark.get((choice, tool))
+    return result
+
+
+def _link(mark: Any, changes: list[tuple[int, int, int]]) -> Any:
+    depth = mark[2] + 1 if type(mark) is tuple else 1
     if depth < _CHAIN:
-        return (node, index, length, depth)
-    updates = []
-    while type(node) is tuple:
-        updates.append((node[1], node[2]))
-        node = node[0]
-    full = dict(node)
-    for tool, size in reversed(updates):
-        full[tool] = size
-    full[index] = length
+        return (mark, changes, depth)
+    links = [changes]
+    while type(mark) is tuple:
+        links.append(mark[1])
+        mark = mark[0]
+    full = dict(mark)
+    for group in reversed(links):
+        for c, t, length in group:
+            full[(c, t)] = length
     return full
-
-
-def _tool_length(node: Any, index: int) -> int | None:
-    while type(node) is tuple:
-        if node[1] == index:
-            length: int = node[2]
-            return length
-        node = node[0]
-    found: int | None = node.get(index)
-    return found
 
 
 _SET_VIEW: Callable[[Any, Any], None] = ChatCompletionChunk._view.__set__  # type: ignore[union-attr]
@@ -153,13 +154,15 @@ def _grown(text: Text | None, piece: str) -> Text:
     return text
 
 
-def _json_text(first: str) -> Text:
-    """A text builder that also tracks the partial JSON value of its text."""
-    text = Text(first)
-    text.json = LazyJSON()
-    if first:
-        text.json.push(first)
-    return text
+def _json_of(text: Text) -> LazyJSON:
+    """The partial-JSON tracker of *text*, started on first read (nothing is paid per delta
+    while nobody reads a parsed value); from then on every delta is queued for it."""
+    lazy = text.json
+    if lazy is None:
+        lazy = text.json = LazyJSON()
+        if text.length:
+            lazy.push(text.value())
+    return lazy
 
 
 def _final(text: Text, cache: tuple[int, Any] | None, parser: Callable[[Any], Any] | None) -> Any:
@@ -175,7 +178,7 @@ def _final(text: Text, cache: tuple[int, Any] | None, parser: Callable[[Any], An
 
 def _latest(text: Text) -> Any:
     """The best partial JSON value of the whole text so far."""
-    return None if text.json is None or not text.length else text.json.value()
+    return _json_of(text).value() if text.length else None
 
 
 def _merge_into(tree: dict[str, Any], d: dict[str, Any]) -> None:
@@ -244,7 +247,7 @@ class _ToolCallAcc:
         self.id: str | None = None
         self.type: str | None = None
         self.name: str | None = None
-        self.args = _json_text("")
+        self.args = Text("")
         self.final: tuple[int, Any] | None = None  # (arguments length, parsed value)
         self.extra: dict[str, Any] = {}
 
@@ -397,9 +400,8 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
         self.max_choices = max_choices
         self.max_tool_calls = max_tool_calls
         # Lengths as of the latest chunk, by choice (replaced, never mutated: chunks keep theirs).
-        self._marks: _Marks = {}
-        self._touched: set[int] = set()  # choices whose content the current chunk extended
-        self._touched_tools: list[tuple[int, int]] = []  # (choice, tool call) arguments extended
+        self._mark: Any = {}  # the lengths as of the latest chunk (see _link)
+        self._changes: list[tuple[int, int, int]] = []  # what the current chunk extended
         self.response_format = response_format
         self._structured, self._format_parser = _format_parser(response_format)
         self._tool_parsers = function_tool_parsers(tools or ())
@@ -470,7 +472,7 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
         if ch is None or ch.refusal is not None:
             return None
         content = ch.content
-        if content is None or content.json is None or not content.length:
+        if content is None or not content.length:
             return None
         if ch.finish_reason == "stop":
             value = _final(content, ch.content_final, self._format_parser)
@@ -555,7 +557,7 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
             self._check_chunk(chunk)  # everything that can fail, before anything is applied
             self._accumulate(chunk, obj, offset)
             # The chunk's accessors read the lengths as of now: held by the chunk, not the stream.
-            _SET_VIEW(chunk, partial(self._view, self._marks))
+            _SET_VIEW(chunk, partial(self._view, self._mark))
         except SchemaError as exc:
             raise RemoteProtocolError(
                 f"invalid chat.completion.chunk: {exc}", offset=offset, excerpt=excerpt(data)
@@ -639,55 +641,53 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
             self.outcome = "error"
         out.append(event)
 
-    def _view(self, marks: _Marks, what: str, index: int, tool_index: int) -> Any:
+    def _view(self, mark: Any, what: str, index: int, tool_index: int) -> Any:
         """What a chunk's accessors ask: the state of choice *index* right after that chunk.
 
-        *marks* are the lengths recorded when the chunk was applied (content length, or ``None``
-        before any content, and each tool call's arguments length), by choice index.
+        *mark* holds the lengths recorded when the chunk was applied (no length for the content:
+        the choice had none yet).
         """
         ch = self._choices.get(index)
-        mark = marks.get(index)
-        if ch is None or mark is None:
+        if ch is None:
             return None
-        length, tools = mark
-        if what == "content":
-            if ch.content is None or length is None:
-                return None
-            return ch.content.prefix(length)
-        if what == "content_parsed":
+        if what == "content" or what == "content_parsed":
             text = ch.content
-            if text is None or text.json is None or not length:
+            length = _marked(mark, index, _CONTENT)
+            if text is None or length is None:
+                return None
+            if what == "content":
+                return text.prefix(length)
+            if not self._structured or not length:
                 return None
         else:
             call = ch.tool_calls.get(tool_index)
-            length = _tool_length(tools, tool_index)
+            length = _marked(mark, index, tool_index)
             if call is None or not length:
                 return None
             text = call.args
-        assert text.json is not None
-        return text.json.at(length, partial(text.prefix, length))
-
-    def _known(self, chunk: ChatCompletionChunk) -> bool:
-        """The common case: every choice and tool call *chunk* names exists already."""
-        choices = self._choices
-        for choice in chunk.choices:
-            ch = choices.get(choice.index)  # type: ignore[arg-type]
-            if ch is None:
-                return False
-            delta = choice.delta
-            if delta is not None and delta.tool_calls:
-                calls = ch.tool_calls
-                for tc in delta.tool_calls:
-                    if tc.index not in calls:
-                        return False
-        return True
+        return _json_of(text).at(length, partial(text.prefix, length))
 
     def _check_chunk(self, chunk: ChatCompletionChunk) -> None:
         """Raise for what would fail halfway through applying *chunk*: negative indices, limits.
 
         Run before anything is applied, so a refused chunk leaves no trace in the snapshot.
         """
-        if self._known(chunk):
+        # The common case first: every choice and tool call the chunk names exists already.
+        choices = self._choices
+        known = True
+        for choice in chunk.choices:
+            ch = choices.get(choice.index)  # type: ignore[arg-type]
+            if ch is None:
+                known = False
+                break
+            delta = choice.delta
+            if delta is not None and delta.tool_calls:
+                calls = ch.tool_calls
+                for tc in delta.tool_calls:
+                    if tc.index not in calls:
+                        known = False
+                        break
+        if known:
             return
         new_choices: set[int] = set()
         for n, choice in enumerate(chunk.choices):
@@ -769,29 +769,15 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
         seq = self._seq
         for n, choice in enumerate(chunk.choices):
             self._accumulate_choice(choice, n, seq, offset)
-        touched = self._touched
-        touched_tools = self._touched_tools
-        if touched or touched_tools:
-            # Copy on write: earlier chunks keep the marks of their time.
-            marks = self._marks.copy()
-            choices = self._choices
-            for index in touched:
-                old = marks.get(index)
-                content = choices[index].content
-                marks[index] = (
-                    None if content is None else content.length,
-                    _NO_TOOLS if old is None else old[1],
-                )
-            for index, tool in touched_tools:
-                old = marks.get(index)
-                if old is None:
-                    content = choices[index].content
-                    old = (None if content is None else content.length, _NO_TOOLS)
-                length = choices[index].tool_calls[tool].args.length
-                marks[index] = (old[0], _tool_mark(old[1], tool, length))
-            self._marks = marks
-            touched.clear()
-            touched_tools.clear()
+        changes = self._changes
+        if changes:
+            # One link per chunk that extended a text; earlier chunks keep the marks of their time.
+            mark = self._mark
+            if type(mark) is tuple and mark[2] < _CHAIN - 1:  # _link's common case, inline
+                self._mark = (mark, changes, mark[2] + 1)
+            else:
+                self._mark = _link(mark, changes)
+            self._changes = []
 
     def _accumulate_choice(self, choice: ChunkChoice, n: int, seq: int, offset: int) -> None:
         index = choice.index
@@ -857,10 +843,10 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
                 )
         if delta.content is not None:
             if ch.content is None:
-                ch.content = _json_text(delta.content) if self._structured else Text(delta.content)
+                ch.content = Text(delta.content)
             else:
                 ch.content.append(delta.content)
-            self._touched.add(ch.index)
+            self._changes.append((ch.index, _CONTENT, ch.content.length))
         if delta.refusal is not None:
             ch.refusal = _grown(ch.refusal, delta.refusal)
         if delta.reasoning_content is not None:
@@ -947,7 +933,7 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
                     )
             if f.arguments:
                 acc.args.append(f.arguments)
-                self._touched_tools.append((ch.index, index))
+                self._changes.append((ch.index, index, acc.args.length))
         raw = tc._raw
         for k in raw:
             if k not in _TOOL_KNOWN:

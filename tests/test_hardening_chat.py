@@ -323,3 +323,45 @@ def test_hostile_indices_hold_memory_within_a_constant_of_the_bytes(indices: lis
         return stream
 
     assert held_after(run) < 6 * len(body) + 200_000
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 2), st.integers(-1, 3), st.text(max_size=3)),
+        min_size=1,
+        max_size=120,
+    ),
+    st.randoms(use_true_random=False),
+)
+def test_every_chunk_answers_for_its_own_time_in_any_reading_order(
+    steps: list[Any], rng: Any
+) -> None:
+    """The per-chunk marks (folded every few dozen chunks) against a model kept per chunk."""
+    stream = sr.ChatCompletionsStream(response_format={"type": "json_object"})
+    content: dict[int, str] = {}
+    args: dict[tuple[int, int], str] = {}
+    seen: list[tuple[Any, dict[int, str], dict[tuple[int, int], str]]] = []
+    for c, t, piece in steps:
+        if t < 0:
+            delta: dict[str, Any] = {"content": piece}
+            content[c] = content.get(c, "") + piece
+        else:
+            call = {"index": t, "id": f"t{t}", "function": {"name": "f", "arguments": piece}}
+            delta = {"tool_calls": [call]}
+            args[(c, t)] = args.get((c, t), "") + piece
+        (event,) = stream.feed(frame(chunk(choice(c, **delta))))
+        seen.append((event, dict(content), dict(args)))
+    rng.shuffle(seen)
+    for event, content_then, args_then in seen:
+        for c in range(3):
+            assert event.content_snapshot(c) == content_then.get(c)
+            for t in range(4):
+                text = args_then.get((c, t), "")
+                expected = sr.PartialJSON()
+                try:
+                    expected.feed(text)
+                    value = expected.value if text else None
+                except ValueError:
+                    continue  # invalid JSON: what the lazy value is then is not compared here
+                assert event.tool_arguments_parsed(c, t) == value
