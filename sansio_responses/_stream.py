@@ -341,9 +341,10 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
             obj = self._load_object(data, offset)  # raises the located error
         if len(data) > self._deep_len:  # only long data can nest deeper than the limit
             self._check_depth(obj, data, offset)
-        kind = obj.get("type")
-        # parse_event, minus a call on the hot path (a non-string type is parse_event's error)
-        build = _BUILDERS.get(kind) if type(kind) is str else None
+        try:  # parse_event, minus a call on the hot path
+            build = _BUILDERS.get(obj.get("type"))
+        except TypeError:  # an unhashable type ({} or []): parse_event's located error below
+            build = None
         try:
             event = parse_event(obj) if build is None else build(obj)
         except SchemaError as exc:
