@@ -497,16 +497,17 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
                 self.outcome = "error"
                 self.terminal_event = event
             return
-        self.outcome = outcome
-        self.terminal_event = event
         response = getattr(event, "response", None)
         known = self._acc.response.get("id") if self._acc.response is not None else None
         if isinstance(response, Response) and known is not None and response.id != known:
+            # Noted before anything changes: in strict mode the terminal event is not applied.
             self._note(
                 "response-id-changed",
                 f"the terminal {etype} is for response {response.id!r}, the stream for {known!r}",
                 sequence_number=self._current_seq,
             )
+        self.outcome = outcome
+        self.terminal_event = event
         if isinstance(response, Response):
             self._final = self._complete_terminal(response)
         else:

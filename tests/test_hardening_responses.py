@@ -627,3 +627,11 @@ def test_items_sharing_an_id_are_both_kept() -> None:
     stream.feed(frame(created()) + frame(added(1, first, 0)) + frame(added(2, second, 1)))
     assert stream.snapshot().output_text == "ab"  # type: ignore[union-attr]
     assert stream.diagnostic_counts.get("duplicate-item-id") == 1
+
+
+def test_terminal_for_another_response_in_strict_mode_is_not_applied() -> None:
+    stream = sr.ResponsesStream(strict=True)
+    stream.feed(frame(created()))
+    with pytest.raises(sr.RemoteProtocolError, match="response-id-changed"):
+        stream.feed(frame(completed(1, rid="resp_2")))
+    assert stream.outcome is None and stream.snapshot().id == "resp_1"  # type: ignore[union-attr]
