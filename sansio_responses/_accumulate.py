@@ -11,25 +11,151 @@ locate the part each delta extends).
 Compatible servers skip events (no ``output_item.added`` before a delta, no ``content_part.added``);
 the accumulator then creates the missing item or part from the delta's type and reports it through the
 ``note`` callback so the stream can record a diagnostic.
+
+Which event may touch which kind of output item is one table, :data:`ACCUMULATION_RULES` (event type,
+item kind, what it does): an event aimed at an item of another kind (a ``function_call_arguments``
+delta naming a message, say) leaves that item unchanged and is reported as ``wrong-item-type``.
+
+Indices from the wire (``output_index``, ``content_index``, ``summary_index``, ``command_index``)
+address sparse maps, never padded lists: an index far ahead costs one entry, not a run of holes, so
+the memory held stays proportional to the bytes received whatever the numbers say, and a part index
+that leaves holes (a delta for ``content_index`` 1 and no part 0) gives a snapshot of the parts that
+exist, in index order.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
+from ._models import copy_tree
 from ._structured import LazyJSON
 
-__all__ = ["Accumulator", "Text", "materialize"]
+__all__ = [
+    "ACCUMULATION_RULES",
+    "DEFAULT_MAX_OUTPUT_ITEMS",
+    "Accumulator",
+    "Sparse",
+    "Text",
+    "materialize",
+    "print_accumulation_rules",
+]
 
 Note = Callable[[str, str], None]
 
 #: Text builders merge every run of this many appended deltas into one string.
 _MERGE_EVERY = 64
 
-#: An ``output_index`` further than this beyond the current end is treated as hostile and appended
-#: instead of padding the list with holes (keeps memory linear in the bytes received).
-_MAX_INDEX_JUMP = 1024
+#: Default bound on the number of output items of one response (``max_output_items``).
+DEFAULT_MAX_OUTPUT_ITEMS = 10_000
+
+_STATUS_EVENTS = {
+    "code_interpreter_call": ("in_progress", "interpreting", "completed"),
+    "file_search_call": ("in_progress", "searching", "completed"),
+    "web_search_call": ("in_progress", "searching", "completed"),
+    "image_generation_call": ("in_progress", "generating", "completed"),
+    "mcp_call": ("in_progress", "completed", "failed"),
+    "mcp_list_tools": ("in_progress", "completed", "failed"),
+}
+
+#: What each streaming event does to the response: (event type, the output item kind it may touch,
+#: the action). ``-`` means the event addresses no existing item. An event whose item (found by
+#: ``output_index`` / ``item_id``) has another kind leaves it unchanged: diagnostic
+#: ``wrong-item-type`` (strict mode raises). A missing item is created with the kind given here
+#: (diagnostic ``missing-output-item``).
+ACCUMULATION_RULES: tuple[tuple[str, str, str], ...] = (
+    ("response.created/queued/in_progress", "-", "set the response object"),
+    ("response.output_item.added", "-", "set item [output_index]"),
+    ("response.output_item.done", "-", "set item [output_index] (authoritative)"),
+    ("response.content_part.added", "message/reasoning", "set content[content_index]"),
+    ("response.content_part.done", "message/reasoning", "set content[content_index]"),
+    ("response.output_text.delta", "message", "append delta to content[content_index].text"),
+    ("response.output_text.done", "message", "set content[content_index].text"),
+    ("response.output_text.annotation.added", "message", "set annotations[annotation_index]"),
+    ("response.refusal.delta", "message", "append delta to content[content_index].refusal"),
+    ("response.refusal.done", "message", "set content[content_index].refusal"),
+    ("response.function_call_arguments.delta", "function_call", "append delta to arguments"),
+    ("response.function_call_arguments.done", "function_call", "set arguments (and name)"),
+    ("response.mcp_call_arguments.delta", "mcp_call", "append delta to arguments"),
+    ("response.mcp_call_arguments.done", "mcp_call", "set arguments"),
+    ("response.custom_tool_call_input.delta", "custom_tool_call", "append delta to input"),
+    ("response.custom_tool_call_input.done", "custom_tool_call", "set input"),
+    ("response.code_interpreter_call_code.delta", "code_interpreter_call", "append delta to code"),
+    ("response.code_interpreter_call_code.done", "code_interpreter_call", "set code"),
+    ("response.reasoning_summary_part.added", "reasoning", "set summary[summary_index]"),
+    ("response.reasoning_summary_part.done", "reasoning", "set summary[summary_index]"),
+    (
+        "response.reasoning_summary_text.delta",
+        "reasoning",
+        "append delta to summary[summary_index].text",
+    ),
+    ("response.reasoning_summary_text.done", "reasoning", "set summary[summary_index].text"),
+    ("response.reasoning_text.delta", "reasoning", "append delta to content[content_index].text"),
+    ("response.reasoning_text.done", "reasoning", "set content[content_index].text"),
+    ("response.image_generation_call.partial_image", "image_generation_call", "set result"),
+    ("response.shell_call_command.added", "shell_call", "set action.commands[command_index]"),
+    (
+        "response.shell_call_command.delta",
+        "shell_call",
+        "append delta to action.commands[command_index]",
+    ),
+    ("response.shell_call_command.done", "shell_call", "set action.commands[command_index]"),
+    (
+        "response.shell_call_output_content.delta",
+        "shell_call_output",
+        "append delta.stdout/stderr to output[command_index]",
+    ),
+    (
+        "response.shell_call_output_content.done",
+        "shell_call_output",
+        "set output[command_index]",
+    ),
+    *(
+        (f"response.{kind}.{status}", kind, f"set status {status!r}")
+        for kind, statuses in _STATUS_EVENTS.items()
+        for status in statuses
+    ),
+)
+
+
+def print_accumulation_rules() -> str:
+    """:data:`ACCUMULATION_RULES` as aligned text (like :func:`print_state_table`)."""
+    rows = (("event", "item kind", "action"), *ACCUMULATION_RULES)
+    widths = [max(len(r[i]) for r in rows) for i in range(3)]
+    return "\n".join(
+        "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows
+    )
+
+
+class Sparse:
+    """A list addressed by wire indices that may leave holes: only the slots present are stored.
+
+    Materialised as the list of the present values in index order. ``top`` is the highest index
+    used (``-1`` when empty), so "the last part" and "append" stay O(1).
+    """
+
+    __slots__ = ("slots", "top")
+
+    def __init__(self, values: Iterable[Any] = ()) -> None:
+        self.slots: dict[int, Any] = dict(enumerate(values))
+        self.top = len(self.slots) - 1
+
+    def put(self, index: int, value: Any) -> None:
+        self.slots[index] = value
+        if index > self.top:
+            self.top = index
+
+    def values(self) -> list[Any]:
+        slots = self.slots
+        if self.top + 1 == len(slots):  # no holes: already in index order when filled in order
+            return [slots[i] for i in range(len(slots))]
+        return [slots[i] for i in sorted(slots)]
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Sparse:
+        copy = Sparse()
+        copy.slots = {i: clone(v) for i, v in self.slots.items()}
+        copy.top = self.top
+        return copy
 
 
 class Text:
@@ -93,14 +219,46 @@ class Text:
 
 
 def materialize(value: Any) -> Any:
-    """A fresh JSON tree with every :class:`Text` builder turned into its string."""
+    """A fresh JSON tree with every :class:`Text` builder turned into its string.
+
+    Any depth is safe: a tree too deep for the recursive walk is copied iteratively.
+    """
+    try:
+        return _materialize(value)
+    except RecursionError:
+        return copy_tree(value, _leaf_value, _sparse_values)
+
+
+def _materialize(value: Any) -> Any:
     t = type(value)
     if t is dict:
-        return {k: materialize(v) for k, v in value.items()}
+        return {k: _materialize(v) for k, v in value.items()}
     if t is list:
-        return [materialize(v) for v in value]
+        return [_materialize(v) for v in value]
     if t is Text:
         return value.value()
+    if t is Sparse:
+        return [_materialize(v) for v in value.values()]
+    return value
+
+
+def _leaf_value(value: Any) -> Any:
+    return value.value() if type(value) is Text else value
+
+
+def _sparse_values(value: Any) -> list[Any] | None:
+    return value.values() if type(value) is Sparse else None
+
+
+def clone(value: Any) -> Any:
+    """A deep copy of an accumulator tree (dicts, lists, :class:`Text`, :class:`Sparse`)."""
+    t = type(value)
+    if t is dict:
+        return {k: clone(v) for k, v in value.items()}
+    if t is list:
+        return [clone(v) for v in value]
+    if t is Text or t is Sparse:
+        return value.__deepcopy__({})
     return value
 
 
@@ -121,8 +279,15 @@ def _text_of(container: dict[str, Any], key: str, json: bool = False) -> Text:
     return text
 
 
-def _extend(container: dict[str, Any], key: str, event: dict[str, Any], json: bool = False) -> Text:
-    """Append a delta event's ``delta`` to the Text builder under *key*; return the builder."""
+def _extend(
+    container: dict[str, Any] | None, key: str, event: dict[str, Any], json: bool = False
+) -> Text | None:
+    """Append a delta event's ``delta`` to the Text builder under *key*; return the builder.
+
+    ``None`` (nothing applied) when there is no container: its item had the wrong kind.
+    """
+    if container is None:
+        return None
     text = _text_of(container, key, json)
     delta = event.get("delta")
     if type(delta) is str:
@@ -149,16 +314,27 @@ class Accumulator:
 
     ``apply(type, event_dict)`` mutates the state and returns, for delta events, the :class:`Text`
     builder of the field the delta extended (the stream derives the events' lazy ``snapshot`` and
-    ``parsed`` from it). ``version`` increases on every change, so snapshots can be cached.
+    ``parsed`` from it), or ``None`` when nothing was extended (an item of the wrong kind, say).
+    ``version`` increases on every change, so snapshots can be cached.
+
+    *fail* is called with a message when a limit is passed (``max_output_items``); it must raise.
     """
 
-    def __init__(self, note: Note) -> None:
+    def __init__(
+        self,
+        note: Note,
+        fail: Callable[[str], None] | None = None,
+        max_output_items: int | None = DEFAULT_MAX_OUTPUT_ITEMS,
+    ) -> None:
         self._note = note
+        self._fail = fail
+        self.max_output_items = max_output_items
         #: The response object of the latest lifecycle event (created / queued / in_progress).
         self.response: dict[str, Any] | None = None
-        #: Output items by ``output_index`` (``None`` for an index never announced).
-        self.items: list[dict[str, Any] | None] = []
+        #: Output items by ``output_index`` (sparse: an index never announced has no entry).
+        self.items = Sparse()
         self._by_id: dict[str, dict[str, Any]] = {}
+        self._index_of: dict[str, int] = {}  # item id -> its output_index
         self.version = 0
         #: Track partial JSON for output_text too (structured outputs); tool arguments always are.
         self.structured_text = False
@@ -199,15 +375,7 @@ class Accumulator:
             "response.shell_call_output_content.delta": self._shell_output_delta,
             "response.shell_call_output_content.done": self._shell_output_done,
         }
-        statuses = {
-            "code_interpreter_call": ("in_progress", "interpreting", "completed"),
-            "file_search_call": ("in_progress", "searching", "completed"),
-            "web_search_call": ("in_progress", "searching", "completed"),
-            "image_generation_call": ("in_progress", "generating", "completed"),
-            "mcp_call": ("in_progress", "completed", "failed"),
-            "mcp_list_tools": ("in_progress", "completed", "failed"),
-        }
-        for item_type, names in statuses.items():
+        for item_type, names in _STATUS_EVENTS.items():
             for name in names:
                 self._handlers[f"response.{item_type}.{name}"] = self._status_setter(
                     item_type, name
@@ -228,33 +396,52 @@ class Accumulator:
 
     def output(self) -> list[Any]:
         """The output items so far, materialised as fresh wire dicts, in ``output_index`` order."""
-        return [materialize(item) for item in self.items if item is not None]
+        return [materialize(item) for item in self.items.values()]
 
     # -- locating items and parts ------------------------------------------------------------
 
     def _place(self, index: Any, item: dict[str, Any]) -> None:
         items = self.items
-        if type(index) is not int or index < 0 or index > len(items) + _MAX_INDEX_JUMP:
+        if type(index) is not int or index < 0:
+            # Unusable: the item of the same id keeps its place, a new one is appended.
+            known = self._index_of.get(item.get("id"))  # type: ignore[arg-type]
             if index is not None:
-                self._note("bad-output-index", f"output_index {index!r} is unusable; item appended")
-            items.append(item)
-        elif index < len(items):
-            items[index] = item
-        else:
-            items.extend([None] * (index - len(items)))
-            items.append(item)
+                where = "appended" if known is None else f"placed at {known}, as its id"
+                self._note("bad-output-index", f"output_index {index!r} is unusable; item {where}")
+            index = known if known is not None and known in items.slots else items.top + 1
+        if (
+            self.max_output_items is not None
+            and index not in items.slots
+            and len(items.slots) >= self.max_output_items
+            and self._fail is not None
+        ):
+            self._fail(
+                f"more than max_output_items ({self.max_output_items}) output items in one response"
+            )
         item_id = item.get("id")
         if type(item_id) is str:
+            elsewhere = self._index_of.get(item_id)
+            if elsewhere is not None and elsewhere != index and elsewhere in items.slots:
+                # Both are kept: servers that give every item the same placeholder id would
+                # otherwise lose items, and the index is what orders the output.
+                self._note(
+                    "duplicate-item-id",
+                    f"output item {item_id!r} at output_index {index} was already announced at "
+                    f"output_index {elsewhere}; both are kept",
+                )
             self._by_id[item_id] = item
+            self._index_of[item_id] = index
+        items.put(index, item)
 
-    def _item(self, event: dict[str, Any], item_type: str) -> dict[str, Any]:
-        """The item an event refers to (by output_index, checked against item_id), created if absent."""
+    def _item(self, event: dict[str, Any], item_type: str) -> dict[str, Any] | None:
+        """The item an event refers to (by output_index, checked against item_id), created if absent.
+
+        ``None`` when that item has another kind than *item_type* (``ACCUMULATION_RULES``): the
+        event is not applied, and a ``wrong-item-type`` diagnostic is recorded.
+        """
         index = event.get("output_index")
         item_id = event.get("item_id")
-        at_index: dict[str, Any] | None = None
-        if type(index) is int and 0 <= index < len(self.items):
-            at_index = self.items[index]
-        item = at_index
+        item: dict[str, Any] | None = self.items.slots.get(index) if type(index) is int else None
         if item is not None and item_id is not None and item.get("id", item_id) != item_id:
             # The id disagrees with the item at output_index: trust a known id first, then the
             # index (proxies that rewrite ids per event, e.g. Copilot's, keep the index right).
@@ -277,22 +464,32 @@ class Accumulator:
             )
             item = _new_item(item_type, item_id)
             self._place(index, item)
+            return item
+        kind = item.get("type")
+        if kind != item_type and type(kind) is str:
+            self._note(
+                "wrong-item-type",
+                f"{event.get('type')} applies to a {item_type!r} item, but output item "
+                f"{item.get('id', item_id)!r} at output_index {index!r} is a {kind!r}; "
+                "not applied",
+            )
+            return None
         return item
 
     def _part(
         self, item: dict[str, Any], key: str, index: Any, factory: Callable[[], dict[str, Any]]
     ) -> dict[str, Any]:
-        """The part at *index* of ``item[key]`` (content / summary), created if absent."""
-        parts = item.get(key)
-        if type(parts) is not list:
-            parts = item[key] = []
-        if type(index) is not int or index < 0 or index > len(parts) + _MAX_INDEX_JUMP:
-            index = len(parts) - 1 if parts else 0
-        while len(parts) <= index:
-            parts.append(None)
-        part = parts[index]
+        """The part at *index* of ``item[key]`` (content / summary), created if absent.
+
+        An unusable index (absent, negative, not an integer) means the last part.
+        """
+        parts = _sparse(item, key)
+        if type(index) is not int or index < 0:
+            index = max(parts.top, 0)
+        part = parts.slots.get(index)
         if type(part) is not dict:
-            part = parts[index] = factory()
+            part = factory()
+            parts.put(index, part)
         result: dict[str, Any] = part
         return result
 
@@ -309,7 +506,7 @@ class Accumulator:
             )
         self.response = response
         output = response.get("output")
-        if not any(self.items) and type(output) is list and output:
+        if not self.items.slots and type(output) is list and output:
             for index, item in enumerate(output):
                 if type(item) is dict:
                     self._place(index, materialize(item))
@@ -331,14 +528,20 @@ class Accumulator:
     def _status_setter(self, item_type: str, name: str) -> Callable[[dict[str, Any]], None]:
         # The event name is the status the item takes ("searching", "interpreting", "generating", ...).
         def set_status(event: dict[str, Any]) -> None:
-            self._item(event, item_type)["status"] = name
+            item = self._item(event, item_type)
+            if item is not None:
+                item["status"] = name
 
         return set_status
 
     # -- message content ---------------------------------------------------------------------
 
-    def _message_part(self, event: dict[str, Any], factory: Callable[[], dict[str, Any]]) -> Any:
+    def _message_part(
+        self, event: dict[str, Any], factory: Callable[[], dict[str, Any]]
+    ) -> dict[str, Any] | None:
         item = self._item(event, "message")
+        if item is None:
+            return None
         return self._part(item, "content", event.get("content_index"), factory)
 
     def _part_added(self, event: dict[str, Any]) -> None:
@@ -347,21 +550,20 @@ class Accumulator:
             return
         item_type = "reasoning" if part.get("type") == "reasoning_text" else "message"
         item = self._item(event, item_type)
-        parts = item.get("content")
-        if type(parts) is not list:
-            parts = item["content"] = []
+        if item is None:
+            return
+        parts = _sparse(item, "content")
         index = event.get("content_index")
-        if type(index) is not int or index < 0 or index > len(parts) + _MAX_INDEX_JUMP:
-            index = len(parts)
-        while len(parts) <= index:
-            parts.append(None)
-        parts[index] = materialize(part)
+        if type(index) is not int or index < 0:
+            index = parts.top + 1
+        parts.put(index, materialize(part))
 
     def find(self, event: dict[str, Any]) -> dict[str, Any] | None:
         """The item an event refers to, if it exists (never creates one)."""
         index = event.get("output_index")
-        if type(index) is int and 0 <= index < len(self.items):
-            return self.items[index]
+        if type(index) is int and index in self.items.slots:
+            found: dict[str, Any] = self.items.slots[index]
+            return found
         item_id = event.get("item_id")
         return self._by_id.get(item_id) if type(item_id) is str else None
 
@@ -369,7 +571,7 @@ class Accumulator:
         """The partial JSON of the output text most recently extended, when tracked as JSON."""
         return None if self._last_json_text is None else self._last_json_text.json
 
-    def text_delta(self, event: dict[str, Any]) -> Text:
+    def text_delta(self, event: dict[str, Any]) -> Text | None:
         """Apply a ``response.output_text.delta`` (the hot path: called directly by the stream)."""
         self.version += 1
         get = event.get
@@ -378,7 +580,10 @@ class Accumulator:
             # The common case: the same part as the previous delta (nothing replaced it since).
             part, text = self._text_cache
         else:
-            part = self._message_part(event, _new_output_text)
+            found = self._message_part(event, _new_output_text)
+            if found is None:
+                return None
+            part = found
             text = _text_of(part, "text", self.structured_text)
             if text.json is not None:
                 self._last_json_text = text
@@ -397,9 +602,11 @@ class Accumulator:
         return text
 
     def _finish(
-        self, container: dict[str, Any], key: str, event: dict[str, Any], source: str
+        self, container: dict[str, Any] | None, key: str, event: dict[str, Any], source: str
     ) -> None:
         """Set the authoritative final value of a ``.done`` event; note when the deltas disagree."""
+        if container is None:
+            return
         if not _set_text(container, key, event.get(source)):
             self._note(
                 "delta-mismatch",
@@ -412,6 +619,8 @@ class Accumulator:
 
     def _annotation_added(self, event: dict[str, Any]) -> None:
         part = self._message_part(event, _new_output_text)
+        if part is None:
+            return
         annotations = part.get("annotations")
         if type(annotations) is not list:
             annotations = part["annotations"] = []
@@ -422,7 +631,7 @@ class Accumulator:
         else:
             annotations.append(annotation)
 
-    def _refusal_delta(self, event: dict[str, Any]) -> Text:
+    def _refusal_delta(self, event: dict[str, Any]) -> Text | None:
         return _extend(self._message_part(event, _new_refusal), "refusal", event)
 
     def _refusal_done(self, event: dict[str, Any]) -> None:
@@ -430,34 +639,37 @@ class Accumulator:
 
     # -- tool calls --------------------------------------------------------------------------
 
-    def _field_delta(self, event: dict[str, Any], item_type: str, key: str) -> Text:
+    def _field_delta(self, event: dict[str, Any], item_type: str, key: str) -> Text | None:
         return _extend(self._item(event, item_type), key, event, json=True)
 
     def _field_done(self, event: dict[str, Any], item_type: str, key: str, source: str) -> None:
         self._finish(self._item(event, item_type), key, event, source)
 
-    def _arguments_delta(self, event: dict[str, Any]) -> Text:
+    def _arguments_delta(self, event: dict[str, Any]) -> Text | None:
         return self._field_delta(event, "function_call", "arguments")
 
     def _arguments_done(self, event: dict[str, Any]) -> None:
-        self._field_done(event, "function_call", "arguments", "arguments")
+        item = self._item(event, "function_call")
+        if item is None:
+            return
+        self._finish(item, "arguments", event, "arguments")
         name = event.get("name")
         if type(name) is str:
-            self._item(event, "function_call")["name"] = name
+            item["name"] = name
 
-    def _mcp_arguments_delta(self, event: dict[str, Any]) -> Text:
+    def _mcp_arguments_delta(self, event: dict[str, Any]) -> Text | None:
         return self._field_delta(event, "mcp_call", "arguments")
 
     def _mcp_arguments_done(self, event: dict[str, Any]) -> None:
         self._field_done(event, "mcp_call", "arguments", "arguments")
 
-    def _custom_input_delta(self, event: dict[str, Any]) -> Text:
+    def _custom_input_delta(self, event: dict[str, Any]) -> Text | None:
         return self._field_delta(event, "custom_tool_call", "input")
 
     def _custom_input_done(self, event: dict[str, Any]) -> None:
         self._field_done(event, "custom_tool_call", "input", "input")
 
-    def _code_delta(self, event: dict[str, Any]) -> Text:
+    def _code_delta(self, event: dict[str, Any]) -> Text | None:
         return _extend(self._item(event, "code_interpreter_call"), "code", event)
 
     def _code_done(self, event: dict[str, Any]) -> None:
@@ -468,35 +680,41 @@ class Accumulator:
         # output_item.done, so a snapshot always shows the latest preview.
         image = event.get("partial_image_b64")
         if type(image) is str:
-            self._item(event, "image_generation_call")["result"] = image
+            item = self._item(event, "image_generation_call")
+            if item is not None:
+                item["result"] = image
 
     # -- reasoning ---------------------------------------------------------------------------
 
     def _summary_part(self, event: dict[str, Any]) -> None:
         part = event.get("part")
         summary = self._summary(event)
-        if type(part) is dict:
+        if type(part) is dict and summary is not None:
             text = summary.get("text")
             summary.clear()
             summary.update(materialize(part))
             if type(text) is Text and type(part.get("text")) is str and not part["text"]:
                 summary["text"] = text  # part.added carries "" while deltas may already be in
 
-    def _summary(self, event: dict[str, Any]) -> dict[str, Any]:
+    def _summary(self, event: dict[str, Any]) -> dict[str, Any] | None:
         item = self._item(event, "reasoning")
+        if item is None:
+            return None
         return self._part(item, "summary", event.get("summary_index"), _new_summary_text)
 
-    def _reasoning_content(self, event: dict[str, Any]) -> dict[str, Any]:
+    def _reasoning_content(self, event: dict[str, Any]) -> dict[str, Any] | None:
         item = self._item(event, "reasoning")
+        if item is None:
+            return None
         return self._part(item, "content", event.get("content_index"), _new_reasoning_text)
 
-    def _summary_text_delta(self, event: dict[str, Any]) -> Text:
+    def _summary_text_delta(self, event: dict[str, Any]) -> Text | None:
         return _extend(self._summary(event), "text", event)
 
     def _summary_text_done(self, event: dict[str, Any]) -> None:
         self._finish(self._summary(event), "text", event, "text")
 
-    def _reasoning_text_delta(self, event: dict[str, Any]) -> Text:
+    def _reasoning_text_delta(self, event: dict[str, Any]) -> Text | None:
         return _extend(self._reasoning_content(event), "text", event)
 
     def _reasoning_text_done(self, event: dict[str, Any]) -> None:
@@ -504,61 +722,56 @@ class Accumulator:
 
     # -- shell calls (no item_id on the command events: located by output_index) --------------
 
-    def _shell_commands(self, event: dict[str, Any]) -> list[Any]:
+    def _shell_commands(self, event: dict[str, Any]) -> Sparse | None:
         item = self._item(event, "shell_call")
+        if item is None:
+            return None
         action = item.get("action")
         if type(action) is not dict:
             action = item["action"] = {}
-        commands = action.get("commands")
-        if type(commands) is not list:
-            commands = action["commands"] = []
-        return commands
-
-    def _command_slot(self, commands: list[Any], index: Any) -> int:
-        slot: int = index
-        if type(index) is not int or index < 0 or index > len(commands) + _MAX_INDEX_JUMP:
-            slot = len(commands)
-        while len(commands) <= slot:
-            commands.append("")
-        return slot
+        return _sparse(action, "commands")
 
     def _shell_command_added(self, event: dict[str, Any]) -> None:
         commands = self._shell_commands(event)
-        slot = self._command_slot(commands, event.get("command_index"))
+        if commands is None:
+            return
         command = event.get("command")
-        commands[slot] = Text(command if type(command) is str else "")
+        commands.put(_slot(commands, event), Text(command if type(command) is str else ""))
 
-    def _shell_command_delta(self, event: dict[str, Any]) -> Text:
+    def _shell_command_delta(self, event: dict[str, Any]) -> Text | None:
         commands = self._shell_commands(event)
-        slot = self._command_slot(commands, event.get("command_index"))
-        text = commands[slot]
+        if commands is None:
+            return None
+        slot = _slot(commands, event)
+        text = commands.slots.get(slot)
         if type(text) is not Text:
-            text = commands[slot] = Text(text if type(text) is str else "")
+            text = Text(text if type(text) is str else "")
+            commands.put(slot, text)
         delta = event.get("delta")
         if type(delta) is str:
             text.append(delta)
-        return text
+        result: Text = text
+        return result
 
     def _shell_command_done(self, event: dict[str, Any]) -> None:
         commands = self._shell_commands(event)
-        slot = self._command_slot(commands, event.get("command_index"))
         command = event.get("command")
-        if type(command) is str:
-            commands[slot] = command
+        if commands is not None and type(command) is str:
+            commands.put(_slot(commands, event), command)
 
-    def _shell_outputs(self, event: dict[str, Any]) -> list[Any]:
+    def _shell_outputs(self, event: dict[str, Any]) -> Sparse | None:
         item = self._item(event, "shell_call_output")
-        output = item.get("output")
-        if type(output) is not list:
-            output = item["output"] = []
-        return output
+        return None if item is None else _sparse(item, "output")
 
     def _shell_output_delta(self, event: dict[str, Any]) -> None:
         output = self._shell_outputs(event)
-        slot = self._command_slot(output, event.get("command_index"))
-        entry = output[slot]
+        if output is None:
+            return
+        slot = _slot(output, event)
+        entry = output.slots.get(slot)
         if type(entry) is not dict:
-            entry = output[slot] = {"stdout": "", "stderr": ""}
+            entry = {"stdout": "", "stderr": ""}
+            output.put(slot, entry)
         delta = event.get("delta")
         if type(delta) is dict:
             for stream in ("stdout", "stderr"):
@@ -567,10 +780,34 @@ class Accumulator:
                     _text_of(entry, stream).append(piece)
 
     def _shell_output_done(self, event: dict[str, Any]) -> None:
-        item = self._item(event, "shell_call_output")
-        output = event.get("output")
-        if type(output) is list:
-            item["output"] = materialize(output)
+        # ``output`` is the final output of the command at ``command_index`` (one entry; should
+        # a server send several, they fill the slots from command_index on). The other
+        # commands' outputs stay as they are.
+        output = self._shell_outputs(event)
+        entries = event.get("output")
+        if output is None or type(entries) is not list:
+            return
+        slot = _slot(output, event)
+        for offset, entry in enumerate(entries):
+            output.put(slot + offset, materialize(entry))
+
+
+def _sparse(container: dict[str, Any], key: str) -> Sparse:
+    """The :class:`Sparse` list under *key*, replacing a wire list (or absence) by one."""
+    current = container.get(key)
+    if type(current) is Sparse:
+        return current
+    sparse = Sparse(current if type(current) is list else ())
+    container[key] = sparse
+    return sparse
+
+
+def _slot(parts: Sparse, event: dict[str, Any]) -> int:
+    """The ``command_index`` of a shell event; an unusable one means a new slot at the end."""
+    index = event.get("command_index")
+    if type(index) is not int or index < 0:
+        return parts.top + 1
+    return index
 
 
 def _new_item(item_type: str, item_id: Any) -> dict[str, Any]:

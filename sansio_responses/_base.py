@@ -14,6 +14,7 @@ attached to the exception as ``exc.events`` so nothing already decoded is lost.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
@@ -21,11 +22,32 @@ from ._diagnostics import Diagnostic
 from ._errors import LocalProtocolError, ProtocolError, RemoteProtocolError, excerpt
 from ._sse import DEFAULT_MAX_EVENT_SIZE, ServerSentEvent, SSEDecoder
 
-__all__ = ["DEFAULT_MAX_DIAGNOSTICS", "EventStreamBase"]
+__all__ = ["DEFAULT_MAX_DIAGNOSTICS", "DEFAULT_MAX_NESTING_DEPTH", "EventStreamBase", "too_deep"]
 
 #: Default bound on the number of :class:`Diagnostic` records kept per stream. Further anomalies are
 #: still counted in ``diagnostic_counts`` but not stored, so a hostile stream cannot grow memory.
 DEFAULT_MAX_DIAGNOSTICS = 1000
+
+#: Default bound on how deeply the arrays and objects of one event's data may nest (the event object
+#: itself is level 1). Real events nest about ten levels (a tool's JSON schema echoed in a response
+#: a few more); a bound checked once, when the data is decoded, keeps every later copy, merge and
+#: ``to_dict()`` far from Python's recursion limit, whatever the peer sends.
+DEFAULT_MAX_NESTING_DEPTH = 256
+
+
+def too_deep(value: Any, limit: int) -> bool:
+    """Whether the JSON tree *value* nests more than *limit* levels (iterative: any depth is safe)."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        node, depth = pop()
+        if depth > limit:
+            return True
+        for child in node.values() if type(node) is dict else node:
+            if type(child) is dict or type(child) is list:
+                push((child, depth + 1))
+    return False
+
 
 E = TypeVar("E")
 JSONLoads = Callable[[str], Any]
@@ -42,6 +64,11 @@ class EventStreamBase(Generic[E]):
         max_diagnostics: how many :class:`Diagnostic` records to keep (counts are always complete).
         json_loads: the JSON decoder for event data (default :func:`json.loads`; ``orjson.loads`` is a
             drop-in, faster choice). It must raise :class:`ValueError` on invalid input.
+        max_nesting_depth: the deepest nesting of arrays and objects accepted in one event's data
+            (default 256; the event object is level 1); deeper data is a located
+            :class:`RemoteProtocolError`. ``None`` leaves only the JSON decoder's own limit (about
+            1000 levels for :func:`json.loads`, 1024 for orjson, both also reported as
+            :class:`RemoteProtocolError`).
     """
 
     def __init__(
@@ -51,8 +78,15 @@ class EventStreamBase(Generic[E]):
         strict: bool = False,
         max_diagnostics: int = DEFAULT_MAX_DIAGNOSTICS,
         json_loads: JSONLoads | None = None,
+        max_nesting_depth: int | None = DEFAULT_MAX_NESTING_DEPTH,
     ) -> None:
+        if max_nesting_depth is not None and max_nesting_depth < 1:
+            raise ValueError(f"max_nesting_depth must be >= 1 or None, got {max_nesting_depth}")
         self.max_event_size = max_event_size
+        self.max_nesting_depth = max_nesting_depth
+        # Data shorter than this cannot nest deeper than the limit (each level costs two brackets),
+        # so the depth is only measured for longer data: nothing is paid per ordinary delta.
+        self._deep_len = sys.maxsize if max_nesting_depth is None else 2 * max_nesting_depth + 1
         self.strict = strict
         self.max_diagnostics = max_diagnostics
         #: Tolerated anomalies, in the order they were met (at most ``max_diagnostics`` of them).
@@ -88,6 +122,11 @@ class EventStreamBase(Generic[E]):
 
         Chunk boundaries carry no meaning: any split of the same body gives the same events.
         """
+        if isinstance(data, str):
+            raise LocalProtocolError(
+                "feed() takes bytes, not str: pass the response body's raw bytes, or encode the "
+                "text first (text.encode())"
+            )
         if self._closed:
             raise LocalProtocolError("feed() called after close()")
         if self._error is not None:
@@ -174,7 +213,9 @@ class EventStreamBase(Generic[E]):
         """Decode one event's data as a JSON object, or raise a located RemoteProtocolError."""
         try:
             obj = self._loads(data)
-        except (ValueError, RecursionError) as exc:
+        except RecursionError:
+            raise self._deep_error(data, offset) from None
+        except ValueError as exc:
             raise RemoteProtocolError(
                 f"event data is not valid JSON ({exc})", offset=offset, excerpt=excerpt(data)
             ) from None
@@ -184,4 +225,23 @@ class EventStreamBase(Generic[E]):
                 offset=offset,
                 excerpt=excerpt(data),
             )
+        if len(data) > self._deep_len:
+            self._check_depth(obj, data, offset)
         return obj
+
+    def _check_depth(self, obj: dict[str, Any], data: str, offset: int) -> None:
+        """Raise a located error when *obj* nests deeper than ``max_nesting_depth``."""
+        limit = self.max_nesting_depth
+        # Counting brackets runs at C speed and bounds the depth from above: the walk over the
+        # tree is only needed for large events with many containers (and stops at the limit).
+        if limit is not None and data.count("{") + data.count("[") > limit and too_deep(obj, limit):
+            raise self._deep_error(data, offset)
+
+    def _deep_error(self, data: str, offset: int) -> RemoteProtocolError:
+        limit = self.max_nesting_depth
+        bound = "the JSON decoder's limit" if limit is None else f"max_nesting_depth ({limit})"
+        return RemoteProtocolError(
+            f"event data nests arrays/objects deeper than {bound}",
+            offset=offset,
+            excerpt=excerpt(data),
+        )

@@ -32,9 +32,10 @@ so a repeated ``role`` becomes ``"assistantassistant"``, and appends out-of-orde
 
 Structured outputs and tool arguments (as :class:`ResponsesStream` does for the Responses API):
 with a ``response_format`` each choice's content is tracked as JSON, and every tool call's
-arguments always are. Tracking costs one list append per delta (the chunk sequence number of each
-piece, which is kept rather than compacted); the incremental :class:`PartialJSON` parser runs only
-when a value is read (:meth:`ChatCompletionChunk.content_parsed`,
+arguments always are. Texts are built by the text builder ``ResponsesStream`` uses (pieces merged
+every 64 deltas, so memory stays near the text's size), and what each chunk's accessors need is a
+few lengths held by the chunk itself, not by the stream; the incremental :class:`PartialJSON`
+parser runs only when a value is read (:meth:`ChatCompletionChunk.content_parsed`,
 :meth:`ChatCompletionChunk.tool_arguments_parsed`, :meth:`ChatCompletionsStream.parsed`,
 :meth:`ChatCompletionsStream.parsed_tool_arguments`), continuing from where it stopped, so reading
 after every chunk is linear over the stream. Final values are parsed from the complete text with
@@ -44,12 +45,12 @@ and ``"content_filter"`` give the partial value instead of an error, unlike the 
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Callable, Iterable, Mapping
 from functools import partial
 from typing import Any
 
-from ._base import DEFAULT_MAX_DIAGNOSTICS, EventStreamBase, JSONLoads
+from ._accumulate import Text
+from ._base import DEFAULT_MAX_DIAGNOSTICS, DEFAULT_MAX_NESTING_DEPTH, EventStreamBase, JSONLoads
 from ._chat_models import (
     CHUNK_OBJECT,
     ChatCompletion,
@@ -66,11 +67,17 @@ from ._chat_models import (
     ToolCallDelta,
 )
 from ._errors import RemoteProtocolError, SchemaError, TruncatedStream, excerpt
+from ._models import copy_tree
 from ._parsing import function_tool_parsers, make_parser, parse_json_text
-from ._partial_json import PartialJSON
 from ._sse import DEFAULT_MAX_EVENT_SIZE, ServerSentEvent
+from ._structured import LazyJSON
 
-__all__ = ["ChatCompletionsStream", "ChatEvent"]
+__all__ = ["DEFAULT_MAX_CHOICES", "DEFAULT_MAX_TOOL_CALLS", "ChatCompletionsStream", "ChatEvent"]
+
+#: Default bound on the choices of one completion (the API's ``n`` is at most 128).
+DEFAULT_MAX_CHOICES = 128
+#: Default bound on the tool calls of one choice.
+DEFAULT_MAX_TOOL_CALLS = 1024
 
 #: What :meth:`ChatCompletionsStream.feed` returns items of.
 ChatEvent = ChatCompletionChunk | ChatStreamError | ChatUnknownEvent
@@ -92,163 +99,163 @@ _CHUNK_KNOWN = ChatCompletionChunk._KNOWN
 _COMPLETE_FINISH = frozenset({"stop", "tool_calls", "function_call"})
 
 
-class _Text:
-    """A string built from pieces; joined (and compacted) only when read."""
-
-    __slots__ = ("length", "pieces")
-
-    def __init__(self, first: str) -> None:
-        self.pieces = [first]
-        self.length = len(first)
-
-    def add(self, piece: str, seq: int = 0) -> None:
-        self.pieces.append(piece)
-        self.length += len(piece)
-
-    def value(self) -> str:
-        pieces = self.pieces
-        if len(pieces) == 1:
-            return pieces[0]
-        joined = "".join(pieces)
-        self.pieces = [joined]
-        return joined
+# What each chunk's accessors need: the lengths, right after that chunk, of the texts they read.
+# A *mark* is either a dict {(choice index, tool call index or -1 for content): length} or a link
+# (parent mark, the chunk's changes [(choice, tool or -1, length), ...], depth). Applying a chunk
+# adds one link; every _CHAIN links are folded into a fresh dict, so a lookup walks at most _CHAIN
+# links and the stream holds no history: each chunk keeps its own mark alive, nothing more.
+_CHAIN = 32
+_CONTENT = -1
 
 
-def _grown(text: _Text | None, piece: str) -> _Text:
+def _marked(mark: Any, choice: int, tool: int) -> int | None:
+    """The length a mark records for the content (*tool* -1) or a tool call of *choice*."""
+    while type(mark) is tuple:
+        for c, t, length in reversed(mark[1]):
+            if c == choice and t == tool:
+                found: int = length
+                return found
+        mark = mark[0]
+    result: int | None = mark.get((choice, tool))
+    return result
+
+
+def _link(mark: Any, changes: list[tuple[int, int, int]]) -> Any:
+    depth = mark[2] + 1 if type(mark) is tuple else 1
+    if depth < _CHAIN:
+        return (mark, changes, depth)
+    links = [changes]
+    while type(mark) is tuple:
+        links.append(mark[1])
+        mark = mark[0]
+    full = dict(mark)
+    for group in reversed(links):
+        for c, t, length in group:
+            full[(c, t)] = length
+    return full
+
+
+_SET_VIEW: Callable[[Any, Any], None] = ChatCompletionChunk._view.__set__  # type: ignore[union-attr]
+
+
+class _LimitExceeded(SchemaError):
+    """Internal: a chunk would pass ``max_choices`` / ``max_tool_calls`` (reported like a schema
+    error, with the chunk's offset and an excerpt)."""
+
+    def __init__(self, message: str) -> None:
+        ValueError.__init__(self, message)
+
+
+def _grown(text: Text | None, piece: str) -> Text:
     """*text* with *piece* appended, or a new builder holding *piece* if there was none."""
     if text is None:
-        return _Text(piece)
-    text.add(piece)
+        return Text(piece)
+    text.append(piece)
     return text
 
 
-class _JSONText(_Text):
-    """A :class:`_Text` holding a JSON document, with its partial value parsed only when read.
+def _json_of(text: Text) -> LazyJSON:
+    """The partial-JSON tracker of *text*, started on first read (nothing is paid per delta
+    while nobody reads a parsed value); from then on every delta is queued for it."""
+    lazy = text.json
+    if lazy is None:
+        lazy = text.json = LazyJSON()
+        if text.length:
+            lazy.push(text.value())
+    return lazy
 
-    The pieces are kept (not compacted) together with the chunk sequence number of each, so the
-    text as of any chunk is ``pieces[:bisect_right(seqs, seq)]``. One :class:`PartialJSON` is fed
-    the pieces up to the latest count read, continuing from where it stopped: reading the value of
-    every chunk in order costs linear time. Reading an older chunk after a newer one re-parses that
-    prefix from scratch (correct, and only paid by that late read).
+
+def _final(text: Text, cache: tuple[int, Any] | None, parser: Callable[[Any], Any] | None) -> Any:
+    """The complete *text* parsed (and converted by *parser*), unless *cache* is still valid.
+
+    Raises :class:`OutputParseError` (with ``raw_text``) for invalid JSON or a value that
+    does not fit.
     """
-
-    __slots__ = ("cache", "fed", "joined", "joined_n", "parser", "seqs")
-
-    def __init__(self, first: str, seq: int) -> None:
-        super().__init__(first)
-        self.seqs = [seq]
-        self.joined = first  # "".join(pieces[:joined_n]), extended on read
-        self.joined_n = 1
-        self.parser: PartialJSON | None = None
-        self.fed = 0  # pieces the parser has consumed
-        self.cache: tuple[int, Any] | None = None  # (length, final value)
-
-    def add(self, piece: str, seq: int = 0) -> None:
-        self.pieces.append(piece)
-        self.length += len(piece)
-        self.seqs.append(seq)
-
-    def value(self) -> str:
-        n = len(self.pieces)
-        if self.joined_n != n:
-            self.joined += "".join(self.pieces[self.joined_n :])
-            self.joined_n = n
-        return self.joined
-
-    def count_at(self, seq: int) -> int:
-        """How many pieces the text had right after chunk *seq*."""
-        return bisect_right(self.seqs, seq)
-
-    def partial(self, count: int) -> Any:
-        """The best partial value of the first *count* pieces (the parser's live tree)."""
-        if count >= self.fed:
-            parser = self.parser
-            if parser is None:
-                parser = self.parser = PartialJSON()
-            if count > self.fed:
-                feed = parser.feed
-                for piece in self.pieces[self.fed : count]:
-                    feed(piece)
-                self.fed = count
-            return parser.value
-        fresh = PartialJSON()
-        fresh.feed("".join(self.pieces[:count]))
-        return fresh.value
-
-    def latest(self) -> Any:
-        """The best partial value of the whole text so far."""
-        return self.partial(len(self.pieces))
-
-    def final(self, parser: Callable[[Any], Any] | None) -> Any:
-        """The complete text parsed (and converted by *parser*); cached until the text grows.
-
-        Raises :class:`OutputParseError` (with ``raw_text``) for invalid JSON or a value that
-        does not fit.
-        """
-        cached = self.cache
-        if cached is not None and cached[0] == self.length:
-            return cached[1]
-        value = parse_json_text(self.value(), parser)
-        self.cache = (self.length, value)
-        return value
+    if cache is not None and cache[0] == text.length:
+        return cache[1]
+    return parse_json_text(text.value(), parser)
 
 
-def _node(value: Any) -> Any:
-    """Turn a decoded JSON value into a merge-tree node (strings become :class:`_Text`)."""
-    t = type(value)
-    if t is str:
-        return _Text(value)
-    if t is dict:
-        tree: dict[str, Any] = {}
-        _merge_into(tree, value)
-        return tree
-    if t is list:
-        return list(value)
-    return value
+def _latest(text: Text) -> Any:
+    """The best partial JSON value of the whole text so far."""
+    return _json_of(text).value() if text.length else None
 
 
 def _merge_into(tree: dict[str, Any], d: dict[str, Any]) -> None:
-    """Merge one delta object into an accumulated tree (rules in the module docstring)."""
-    for k, v in d.items():
-        if v is None:
-            continue
-        old = tree.get(k)
-        if old is None:
-            tree[k] = _node(v)
-        elif type(v) is str and type(old) is _Text:
-            if k not in _SET_ONCE:
-                old.add(v)
-            elif old.length == 0:
-                tree[k] = _Text(v)
-        elif type(v) is list and type(old) is list:
-            old.extend(v)
-        elif type(v) is dict and type(old) is dict:
-            _merge_into(old, v)
-        else:
-            tree[k] = _node(v)
+    """Merge one delta object into an accumulated tree (rules in the module docstring).
+
+    Iterative, so no nesting depth can overflow the stack halfway through a chunk.
+    """
+    stack = [(tree, d)]
+    while stack:
+        tree, d = stack.pop()
+        for k, v in d.items():
+            if v is None:
+                continue
+            old = tree.get(k)
+            t = type(v)
+            if t is str and type(old) is Text:
+                if k not in _SET_ONCE:
+                    old.append(v)
+                elif old.length == 0:
+                    tree[k] = Text(v)
+            elif t is list and type(old) is list:
+                old.extend(v)
+            elif t is dict:
+                if type(old) is not dict:
+                    old = tree[k] = {}  # a new node (strings in it become Text builders)
+                stack.append((old, v))
+            elif t is str:
+                tree[k] = Text(v)
+            elif t is list:
+                tree[k] = list(v)
+            else:
+                tree[k] = v
 
 
 def _materialize(node: Any) -> Any:
+    try:
+        return _materialize_rec(node)
+    except RecursionError:
+        return copy_tree(node, _leaf_value, _shallow_list)
+
+
+def _materialize_rec(node: Any) -> Any:
     t = type(node)
-    if t is _Text:
+    if t is Text:
         return node.value()
     if t is dict:
-        return {k: _materialize(v) for k, v in node.items()}
+        return {k: _materialize_rec(v) for k, v in node.items()}
     if t is list:
         return list(node)
     return node
 
 
-class _ToolCallAcc:
-    __slots__ = ("args", "extra", "id", "index", "name", "type")
+def _leaf_value(node: Any) -> Any:
+    return node.value() if type(node) is Text else node
 
-    def __init__(self, index: int, seq: int) -> None:
+
+def _shallow_list(node: Any) -> None:
+    return None
+
+
+class _ToolCallAcc:
+    __slots__ = ("args", "extra", "final", "id", "index", "name", "type")
+
+    def __init__(self, index: int) -> None:
         self.index = index
         self.id: str | None = None
         self.type: str | None = None
         self.name: str | None = None
-        self.args = _JSONText("", seq)
+        self.args = Text("")
+        self.final: tuple[int, Any] | None = None  # (arguments length, parsed value)
         self.extra: dict[str, Any] = {}
+
+    def custom_input(self) -> str | None:
+        """The ``custom.input`` text of a custom tool call (``type: "custom"``), else ``None``."""
+        custom = self.extra.get("custom")
+        text = custom.get("input") if type(custom) is dict else None
+        return text.value() if type(text) is Text else None
 
     def build(self) -> ChatToolCall:
         return ChatToolCall(
@@ -264,6 +271,7 @@ class _ChoiceAcc:
     __slots__ = (
         "cache",
         "content",
+        "content_final",
         "extra",
         "finish_reason",
         "function_args",
@@ -272,8 +280,6 @@ class _ChoiceAcc:
         "index",
         "last_tool",
         "logprobs",
-        "marks_len",
-        "marks_seq",
         "msg_extra",
         "next_tool",
         "reasoning",
@@ -288,10 +294,11 @@ class _ChoiceAcc:
     def __init__(self, index: int) -> None:
         self.index = index
         self.role: str | None = None
-        self.content: _Text | None = None
-        self.refusal: _Text | None = None
-        self.reasoning_content: _Text | None = None
-        self.reasoning: _Text | None = None
+        self.content: Text | None = None
+        self.content_final: tuple[int, Any] | None = None  # (content length, parsed value)
+        self.refusal: Text | None = None
+        self.reasoning_content: Text | None = None
+        self.reasoning: Text | None = None
         self.reasoning_details: list[dict[str, Any]] | None = None
         self.tool_calls: dict[int, _ToolCallAcc] = {}
         self.last_tool: int | None = None
@@ -300,14 +307,11 @@ class _ChoiceAcc:
         self.next_tool = 0
         self.has_function_call = False
         self.function_name: str | None = None
-        self.function_args = _Text("")
+        self.function_args = Text("")
         self.msg_extra: dict[str, Any] = {}
         self.logprobs: dict[str, Any] | None = None
         self.finish_reason: str | None = None
         self.extra: dict[str, Any] = {}
-        # Content length after each chunk (by sequence) that added content, for content_snapshot.
-        self.marks_seq: list[int] = []
-        self.marks_len: list[int] = []
         self.cache: Choice | None = None
 
     def build(self) -> Choice:
@@ -353,6 +357,11 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
         tools: the request's tools (Chat or Responses shape, or :class:`FunctionTool`): the final
             arguments of strict function tools are converted (by the tool's model for a
             :class:`FunctionTool`), as the official SDK does; other arguments are plain JSON.
+        max_nesting_depth: the deepest nesting of arrays and objects accepted in one event
+            (default 256); deeper data raises a located :class:`RemoteProtocolError`.
+        max_choices: the most choices one completion may have (default 128, the API's largest
+            ``n``); a chunk opening one more raises :class:`RemoteProtocolError`, unapplied.
+        max_tool_calls: the most tool calls one choice may have (default 1024); likewise.
 
     Attributes:
         outcome: ``None`` while open, then ``"completed"``, ``"error"`` or ``"truncated"``.
@@ -363,9 +372,9 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
     ``prompt-filter-results``, ``choice-without-delta``, ``missing-choices``,
     ``missing-choice-index``, ``missing-tool-call-index``, ``tool-call-index-ambiguous``,
     ``tool-call-id-changed``, ``tool-call-name-changed``, ``function-name-changed``,
-    ``role-changed``, ``reasoning-field``, ``missing-done-marker``, ``done-without-finish-reason``,
-    ``data-after-done``, ``data-after-error``, ``empty-data``, ``unexpected-event-type``,
-    ``unknown-event``, ``unterminated-event``, ``keepalive-comment``.
+    ``role-changed``, ``unexpected-role``, ``reasoning-field``, ``missing-done-marker``,
+    ``done-without-finish-reason``, ``data-after-done``, ``data-after-error``, ``empty-data``,
+    ``unexpected-event-type``, ``unknown-event``, ``unterminated-event``, ``keepalive-comment``.
     """
 
     def __init__(
@@ -377,13 +386,22 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
         json_loads: JSONLoads | None = None,
         response_format: object | None = None,
         tools: Iterable[Mapping[str, Any] | object] | None = None,
+        max_nesting_depth: int | None = DEFAULT_MAX_NESTING_DEPTH,
+        max_choices: int | None = DEFAULT_MAX_CHOICES,
+        max_tool_calls: int | None = DEFAULT_MAX_TOOL_CALLS,
     ) -> None:
         super().__init__(
             max_event_size=max_event_size,
             strict=strict,
             max_diagnostics=max_diagnostics,
             json_loads=json_loads,
+            max_nesting_depth=max_nesting_depth,
         )
+        self.max_choices = max_choices
+        self.max_tool_calls = max_tool_calls
+        # Lengths as of the latest chunk, by choice (replaced, never mutated: chunks keep theirs).
+        self._mark: Any = {}  # the lengths as of the latest chunk (see _link)
+        self._changes: list[tuple[int, int, int]] = []  # what the current chunk extended
         self.response_format = response_format
         self._structured, self._format_parser = _format_parser(response_format)
         self._tool_parsers = function_tool_parsers(tools or ())
@@ -444,20 +462,23 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
         with ``finish_reason`` ``"length"`` / ``"content_filter"``, or the stream ended with an
         error or truncated, it is the partial value so far (never a parse attempted as if
         complete): ``finish_reason`` and ``outcome`` say why. ``None`` without a
-        ``response_format``, for an unknown choice and for a choice without content (a refusal).
-        The partial value is the parser's live tree: copy it to keep it.
+        ``response_format``, for an unknown choice, for a choice without content and for a
+        choice that carries a ``refusal`` (as both official SDKs do). The partial value is the
+        parser's live tree: copy it to keep it.
         """
         if not self._structured:
             return None
         ch = self._choices.get(choice_index)
-        if ch is None:
+        if ch is None or ch.refusal is not None:
             return None
         content = ch.content
-        if type(content) is not _JSONText or not content.length:
+        if content is None or not content.length:
             return None
         if ch.finish_reason == "stop":
-            return content.final(self._format_parser)
-        return content.latest()
+            value = _final(content, ch.content_final, self._format_parser)
+            ch.content_final = (content.length, value)
+            return value
+        return _latest(content)
 
     def parsed_tool_arguments(self, choice_index: int = 0) -> list[Any]:
         """The arguments of each tool call of a choice, in tool-call ``index`` order.
@@ -468,18 +489,28 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
         value that does not fit raises :class:`OutputParseError` with the raw text, on read).
         Before that, or after ``"length"`` / ``"content_filter"`` / an error, each is the partial
         value so far (``None`` when nothing has been parsed yet). Empty for an unknown choice.
+        A custom tool call (``type: "custom"``) gives its ``input`` text as it is: custom tool
+        input is free text, not JSON.
         """
         ch = self._choices.get(choice_index)
         if ch is None:
             return []
         calls = [ch.tool_calls[i] for i in sorted(ch.tool_calls)]
-        if ch.finish_reason in _COMPLETE_FINISH:
-            parsers = self._tool_parsers
-            return [
-                call.args.final(None if call.name is None else parsers.get(call.name))
-                for call in calls
-            ]
-        return [call.args.latest() for call in calls]
+        complete = ch.finish_reason in _COMPLETE_FINISH
+        parsers = self._tool_parsers
+        out = []
+        for call in calls:
+            if call.type == "custom":
+                out.append(call.custom_input())
+            elif complete:
+                value = _final(
+                    call.args, call.final, None if call.name is None else parsers.get(call.name)
+                )
+                call.final = (call.args.length, value)
+                out.append(value)
+            else:
+                out.append(_latest(call.args))
+        return out
 
     # -- EventStreamBase hooks -----------------------------------------------------------------
 
@@ -522,8 +553,11 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
         if self.outcome == "error":
             self._note("data-after-error", "a chunk after an error object", offset=offset)
         try:
-            chunk = ChatCompletionChunk.from_dict(obj, partial(self._view, self._seq + 1))
+            chunk = ChatCompletionChunk.from_dict(obj)
+            self._check_chunk(chunk)  # everything that can fail, before anything is applied
             self._accumulate(chunk, obj, offset)
+            # The chunk's accessors read the lengths as of now: held by the chunk, not the stream.
+            _SET_VIEW(chunk, partial(self._view, self._mark))
         except SchemaError as exc:
             raise RemoteProtocolError(
                 f"invalid chat.completion.chunk: {exc}", offset=offset, excerpt=excerpt(data)
@@ -607,29 +641,89 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
             self.outcome = "error"
         out.append(event)
 
-    def _view(self, seq: int, what: str, index: int, tool_index: int) -> Any:
-        """What a chunk's accessors ask: the state of choice *index* right after chunk *seq*."""
+    def _view(self, mark: Any, what: str, index: int, tool_index: int) -> Any:
+        """What a chunk's accessors ask: the state of choice *index* right after that chunk.
+
+        *mark* holds the lengths recorded when the chunk was applied (no length for the content:
+        the choice had none yet).
+        """
         ch = self._choices.get(index)
         if ch is None:
             return None
-        if what == "content":
-            if ch.content is None:
-                return None
-            pos = bisect_right(ch.marks_seq, seq) - 1
-            if pos < 0:
-                return None
-            return ch.content.value()[: ch.marks_len[pos]]
-        if what == "content_parsed":
+        if what == "content" or what == "content_parsed":
             text = ch.content
-            if type(text) is not _JSONText:
+            length = _marked(mark, index, _CONTENT)
+            if text is None or length is None:
+                return None
+            if what == "content":
+                return text.prefix(length)
+            if not self._structured or not length:
                 return None
         else:
             call = ch.tool_calls.get(tool_index)
-            if call is None:
+            length = _marked(mark, index, tool_index)
+            if call is None or not length:
                 return None
             text = call.args
-        count = text.count_at(seq)
-        return text.partial(count) if count else None
+        return _json_of(text).at(length, partial(text.prefix, length))
+
+    def _check_chunk(self, chunk: ChatCompletionChunk) -> None:
+        """Raise for what would fail halfway through applying *chunk*: negative indices, limits.
+
+        Run before anything is applied, so a refused chunk leaves no trace in the snapshot.
+        """
+        # The common case first: every choice and tool call the chunk names exists already.
+        choices = self._choices
+        known = True
+        for choice in chunk.choices:
+            ch = choices.get(choice.index)  # type: ignore[arg-type]
+            if ch is None:
+                known = False
+                break
+            delta = choice.delta
+            if delta is not None and delta.tool_calls:
+                calls = ch.tool_calls
+                for tc in delta.tool_calls:
+                    if tc.index not in calls:
+                        known = False
+                        break
+        if known:
+            return
+        new_choices: set[int] = set()
+        for n, choice in enumerate(chunk.choices):
+            index = 0 if choice.index is None else choice.index
+            if index < 0:
+                raise SchemaError(f"chunk.choices[{n}].index", "a non-negative integer", index)
+            ch = self._choices.get(index)
+            if ch is None:
+                new_choices.add(index)
+            delta = choice.delta
+            if delta is None or not delta.tool_calls:
+                continue
+            new_calls: set[Any] = set()
+            for t, tc in enumerate(delta.tool_calls):
+                if tc.index is None:
+                    # Inferred later: a new id, or a name without an id, may start a new call.
+                    known = ch is not None and tc.id is not None and tc.id in ch.tool_ids
+                    if not known and (tc.id or (tc.function is not None and tc.function.name)):
+                        new_calls.add(("inferred", t))
+                elif tc.index < 0:
+                    raise SchemaError(
+                        f"chunk.choices[{n}].delta.tool_calls[{t}].index",
+                        "a non-negative integer",
+                        tc.index,
+                    )
+                elif ch is None or tc.index not in ch.tool_calls:
+                    new_calls.add(tc.index)
+            existing = 0 if ch is None else len(ch.tool_calls)
+            limit = self.max_tool_calls
+            if limit is not None and existing + len(new_calls) > limit:
+                raise _LimitExceeded(
+                    f"choice {index} has more than max_tool_calls ({limit}) tool calls"
+                )
+        limit = self.max_choices
+        if limit is not None and new_choices and len(self._choices) + len(new_choices) > limit:
+            raise _LimitExceeded(f"more than max_choices ({limit}) choices")
 
     def _accumulate(self, chunk: ChatCompletionChunk, raw: dict[str, Any], offset: int) -> None:
         self._seq += 1
@@ -675,6 +769,15 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
         seq = self._seq
         for n, choice in enumerate(chunk.choices):
             self._accumulate_choice(choice, n, seq, offset)
+        changes = self._changes
+        if changes:
+            # One link per chunk that extended a text; earlier chunks keep the marks of their time.
+            mark = self._mark
+            if type(mark) is tuple and mark[2] < _CHAIN - 1:  # _link's common case, inline
+                self._mark = (mark, changes, mark[2] + 1)
+            else:
+                self._mark = _link(mark, changes)
+            self._changes = []
 
     def _accumulate_choice(self, choice: ChunkChoice, n: int, seq: int, offset: int) -> None:
         index = choice.index
@@ -683,8 +786,6 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
                 "missing-choice-index", f"choices[{n}] has no index; 0 assumed", offset=offset
             )
             index = 0
-        elif index < 0:
-            raise SchemaError(f"chunk.choices[{n}].index", "a non-negative integer", index)
         ch = self._choices.get(index)
         if ch is None:
             ch = self._choices[index] = _ChoiceAcc(index)
@@ -728,6 +829,12 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
         if delta.role is not None:
             if ch.role is None:
                 ch.role = delta.role
+                if delta.role != "assistant":
+                    self._note(
+                        "unexpected-role",
+                        f"choice {ch.index}: streamed role {delta.role!r}, not 'assistant'; kept",
+                        offset=offset,
+                    )
             elif delta.role != ch.role:
                 self._note(
                     "role-changed",
@@ -736,16 +843,10 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
                 )
         if delta.content is not None:
             if ch.content is None:
-                ch.content = (
-                    _JSONText(delta.content, seq) if self._structured else _Text(delta.content)
-                )
+                ch.content = Text(delta.content)
             else:
-                ch.content.add(delta.content, seq)
-            if ch.marks_seq and ch.marks_seq[-1] == seq:
-                ch.marks_len[-1] = ch.content.length
-            else:
-                ch.marks_seq.append(seq)
-                ch.marks_len.append(ch.content.length)
+                ch.content.append(delta.content)
+            self._changes.append((ch.index, _CONTENT, ch.content.length))
         if delta.refusal is not None:
             ch.refusal = _grown(ch.refusal, delta.refusal)
         if delta.reasoning_content is not None:
@@ -777,7 +878,7 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
                         offset=offset,
                     )
             if fc.arguments:
-                ch.function_args.add(fc.arguments)
+                ch.function_args.append(fc.arguments)
         raw = delta._raw
         for k in raw:
             if k not in _DELTA_KNOWN:
@@ -799,13 +900,9 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
         index = tc.index
         if index is None:
             index = self._infer_tool_index(ch, tc, n, t, offset)
-        elif index < 0:
-            raise SchemaError(
-                f"chunk.choices[{n}].delta.tool_calls[{t}].index", "a non-negative integer", index
-            )
         acc = ch.tool_calls.get(index)
         if acc is None:
-            acc = ch.tool_calls[index] = _ToolCallAcc(index, seq)
+            acc = ch.tool_calls[index] = _ToolCallAcc(index)
             if index >= ch.next_tool:
                 ch.next_tool = index + 1
         ch.last_tool = index
@@ -835,7 +932,8 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
                         offset=offset,
                     )
             if f.arguments:
-                acc.args.add(f.arguments, seq)
+                acc.args.append(f.arguments)
+                self._changes.append((ch.index, index, acc.args.length))
         raw = tc._raw
         for k in raw:
             if k not in _TOOL_KNOWN:

@@ -16,14 +16,13 @@ object").
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from typing import Any, ClassVar, TypeVar
 
 import attrs
 
 from ._errors import LocalProtocolError, SchemaError
-from ._models import CompletionTokensDetails, PromptTokensDetails
+from ._models import CompletionTokensDetails, PromptTokensDetails, copy_json
 
 __all__ = [
     "ChatCompletion",
@@ -109,7 +108,7 @@ class _Wire:
 
     def to_dict(self) -> dict[str, Any]:
         """A deep copy of the wire object exactly as sent (unknown fields included)."""
-        return copy.deepcopy(self._raw)
+        return copy_json(self._raw)  # type: ignore[no-any-return]
 
 
 # -- chunk ------------------------------------------------------------------------------------
@@ -479,7 +478,7 @@ class ChatStreamError(_NoChoices):
 
     def to_dict(self) -> dict[str, Any]:
         """A deep copy of the data object as sent."""
-        return copy.deepcopy(self.raw)
+        return copy_json(self.raw)  # type: ignore[no-any-return]
 
 
 @attrs.frozen
@@ -491,6 +490,10 @@ class ChatUnknownEvent(_NoChoices):
 
     event: str
     data: dict[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        """A deep copy of the data object as sent."""
+        return copy_json(self.data)  # type: ignore[no-any-return]
 
 
 # -- accumulated completion (the non-streaming shape) ------------------------------------------
@@ -514,7 +517,8 @@ class ChatToolCall:
 
     ``index`` is the stream position it was accumulated under; it is not part of ``to_dict()``,
     which has the non-streaming shape ``{id, type, function: {name, arguments}}`` plus any vendor
-    fields the deltas carried (``extra``).
+    fields the deltas carried (``extra``). A custom tool call (``type: "custom"``) has
+    ``{id, type, custom: {name, input}}`` instead, with no ``function``.
     """
 
     index: int
@@ -528,10 +532,11 @@ class ChatToolCall:
         out: dict[str, Any] = {
             "id": self.id,
             "type": self.type if self.type is not None else "function",
-            "function": self.function.to_dict(),
         }
+        if self.type != "custom" or self.function.name is not None or self.function.arguments:
+            out["function"] = self.function.to_dict()
         for k, v in self.extra.items():
-            out.setdefault(k, copy.deepcopy(v))
+            out.setdefault(k, copy_json(v))
         return out
 
 
@@ -575,9 +580,9 @@ class ChatCompletionMessage:
         if self.reasoning is not None:
             out["reasoning"] = self.reasoning
         if self.reasoning_details is not None:
-            out["reasoning_details"] = copy.deepcopy(self.reasoning_details)
+            out["reasoning_details"] = copy_json(self.reasoning_details)
         for k, v in self.extra.items():
-            out.setdefault(k, copy.deepcopy(v))
+            out.setdefault(k, copy_json(v))
         return out
 
 
@@ -601,11 +606,11 @@ class Choice:
         out: dict[str, Any] = {
             "index": self.index,
             "message": self.message.to_dict(),
-            "logprobs": copy.deepcopy(self.logprobs),
+            "logprobs": copy_json(self.logprobs),
             "finish_reason": self.finish_reason,
         }
         for k, v in self.extra.items():
-            out.setdefault(k, copy.deepcopy(v))
+            out.setdefault(k, copy_json(v))
         return out
 
 
@@ -653,5 +658,5 @@ class ChatCompletion:
             "service_tier": self.service_tier,
         }
         for k, v in self.extra.items():
-            out.setdefault(k, copy.deepcopy(v))
+            out.setdefault(k, copy_json(v))
         return out

@@ -86,6 +86,7 @@ __all__ = [
     "annotation_from_dict",
     "content_part_from_dict",
     "copy_json",
+    "copy_tree",
     "output_item_from_dict",
 ]
 
@@ -105,13 +106,56 @@ def copy_json(value: Any) -> Any:
     """Return a deep copy of a JSON tree (dicts, lists, scalars); faster than ``copy.deepcopy``.
 
     Scalars (str, int, float, bool, None) are immutable and shared; dicts keep their key order.
+    Any depth is safe: a tree too deep for the recursive copy is copied by :func:`copy_tree`.
     """
+    try:
+        return _copy_json(value)
+    except RecursionError:
+        return copy_tree(value)
+
+
+def _copy_json(value: Any) -> Any:
     cls = value.__class__
     if cls is dict:
-        return {k: (copy_json(v) if v.__class__ in _CONTAINERS else v) for k, v in value.items()}
+        return {k: (_copy_json(v) if v.__class__ in _CONTAINERS else v) for k, v in value.items()}
     if cls is list:
-        return [copy_json(v) if v.__class__ in _CONTAINERS else v for v in value]
+        return [_copy_json(v) if v.__class__ in _CONTAINERS else v for v in value]
     return value
+
+
+def copy_tree(
+    value: Any,
+    leaf: Callable[[Any], Any] | None = None,
+    sequences: Callable[[Any], list[Any] | None] | None = None,
+) -> Any:
+    """A deep copy of a tree of dicts and lists without recursion (any depth, no RecursionError).
+
+    *leaf* converts every other value (default: kept as is). *sequences* may turn another object
+    into the list of its children, copied as a list (the accumulators' sparse part lists). The
+    streams bound nesting when data is decoded, so this is the fallback of the fast recursive
+    copies, taken only by trees deeper than Python's recursion limit allows.
+    """
+    holder: list[Any] = [None]
+    stack: list[tuple[Any, Any, Any]] = [(value, holder, 0)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        node, parent, key = pop()
+        cls = node.__class__
+        children: Any = None
+        if cls is dict:
+            copy: Any = dict.fromkeys(node)
+            children = node.items()
+        else:
+            seq = node if cls is list else (None if sequences is None else sequences(node))
+            if seq is None:
+                parent[key] = node if leaf is None else leaf(node)
+                continue
+            copy = [None] * len(seq)
+            children = enumerate(seq)
+        parent[key] = copy
+        for k, child in children:
+            push((child, copy, k))
+    return holder[0]
 
 
 def _join(path: str, key: str) -> str:

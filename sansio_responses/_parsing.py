@@ -487,6 +487,8 @@ def parse_json_text(text: str, parser: Callable[[Any], Any] | None) -> Any:
         ) from None
     except ValueError as exc:
         raise OutputParseError(f"invalid JSON: {exc}", raw_text=text) from None
+    except RecursionError:
+        raise OutputParseError("invalid JSON: nested too deeply to decode", raw_text=text) from None
     if parser is None:
         return value
     try:

@@ -303,8 +303,10 @@ class SSEDecoder:
 
     def _fail(self, error: ProtocolError, out: list[Any]) -> list[Any]:
         """Raise *error* now, or after returning *out* if the chunk completed events first."""
-        self._line = bytearray()
-        self._data = []
+        # Emptied in place, not replaced: the frames of this call, kept alive by the traceback
+        # on the error, still refer to these buffers (up to max_event_size bytes).
+        self._line.clear()
+        self._data.clear()
         self._slow = True
         if out:
             self._pending_error = error

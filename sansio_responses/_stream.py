@@ -28,8 +28,8 @@ import copy
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from ._accumulate import Accumulator, Text
-from ._base import DEFAULT_MAX_DIAGNOSTICS, EventStreamBase, JSONLoads
+from ._accumulate import DEFAULT_MAX_OUTPUT_ITEMS, Accumulator, Text, clone
+from ._base import DEFAULT_MAX_DIAGNOSTICS, DEFAULT_MAX_NESTING_DEPTH, EventStreamBase, JSONLoads
 from ._errors import LocalProtocolError, RemoteProtocolError, SchemaError, TruncatedStream, excerpt
 from ._events import (
     _BUILDERS,
@@ -39,7 +39,7 @@ from ._events import (
     _set_lazy,
     parse_event,
 )
-from ._models import Response
+from ._models import Response, UnknownOutputItem, output_item_from_dict
 from ._parsing import function_tool_parsers, make_parser
 from ._sse import DEFAULT_MAX_EVENT_SIZE, ServerSentEvent
 from ._structured import final_parser
@@ -79,6 +79,8 @@ STATE_TABLE: tuple[tuple[str, str, str, str], ...] = (
 )
 
 #: How many sequence numbers above the contiguous prefix are remembered for duplicate detection.
+#: Past it, the older half is given up at once (amortised O(1) per event whatever the pattern):
+#: numbers in the holes below the kept ones then count as already applied.
 _MAX_SEEN = 65536
 
 
@@ -136,15 +138,33 @@ class _Sequence:
         if n == self.floor + 1 and not self.seen:
             self.floor = n
         else:
-            self.seen.add(n)
-            while self.floor + 1 in self.seen:
-                self.floor += 1
-                self.seen.discard(self.floor)
-            if len(self.seen) > _MAX_SEEN:  # give up the oldest holes: they are gone for good
-                self.floor = min(self.seen)
-                self.seen = {s for s in self.seen if s > self.floor}
+            seen = self.seen
+            seen.add(n)
+            floor = self.floor
+            while floor + 1 in seen:  # each number leaves the set once: amortised O(1)
+                floor += 1
+                seen.discard(floor)
+            self.floor = floor
+            if len(seen) > _MAX_SEEN:
+                self._forget()
         if self.last is None or n > self.last:
             self.last = n
+
+    def _forget(self) -> None:
+        """Give up the older half of the remembered numbers: their holes are gone for good.
+
+        Halving (rather than dropping one number per event) makes the O(n log n) sort run once per
+        n/2 events, so the cost per event stays constant for any pattern of gaps.
+        """
+        ordered = sorted(self.seen)
+        keep = ordered[len(ordered) // 2 :]
+        floor = keep[0] - 1
+        seen = set(keep)
+        while floor + 1 in seen:
+            floor += 1
+            seen.discard(floor)
+        self.floor = floor
+        self.seen = seen
 
 
 class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
@@ -169,6 +189,10 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
         tools: the request's tools (Responses or Chat shape, or :class:`FunctionTool`): arguments of
             strict function tools are converted on ``function_call_arguments.done``, as the
             official SDK does; other arguments are parsed as plain JSON.
+        max_nesting_depth: the deepest nesting of arrays and objects accepted in one event
+            (default 256); deeper data raises a located :class:`RemoteProtocolError`.
+        max_output_items: the most output items one response may have (default 10,000); one
+            more raises a located :class:`RemoteProtocolError`. ``None`` disables it.
 
     Attributes:
         outcome: ``None`` while open, then ``"completed"``, ``"incomplete"``, ``"failed"``,
@@ -189,19 +213,26 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
         starting_after: int | None = None,
         text_format: object | None = None,
         tools: Iterable[Mapping[str, Any] | object] | None = None,
+        max_nesting_depth: int | None = DEFAULT_MAX_NESTING_DEPTH,
+        max_output_items: int | None = DEFAULT_MAX_OUTPUT_ITEMS,
     ) -> None:
         super().__init__(
             max_event_size=max_event_size,
             strict=strict,
             max_diagnostics=max_diagnostics,
             json_loads=json_loads,
+            max_nesting_depth=max_nesting_depth,
         )
-        self._acc = Accumulator(self._note_from_accumulator)
+        self.max_output_items = max_output_items
+        self._acc = Accumulator(self._note_from_accumulator, self._limit_error, max_output_items)
         self._seq = _Sequence()
         self._current_seq: int | None = None
         self._current_offset: int | None = None
         self._applied_any = False
         self._resuming = False
+        # The id a resumed body must carry (set by reconnect() / resume_from): a body of another
+        # response is refused before anything of it is applied.
+        self._resume_id: str | None = None
         self._final: Response | None = None
         self._final_patched = False
         self._snapshot: Response | None = None
@@ -269,17 +300,22 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
             return self._final
         if self._snapshot_version == self._acc.version:
             return self._snapshot
-        self._snapshot_version = self._acc.version
         if self._acc.version == 0 and self._acc.response is None:
             self._snapshot = None
+            self._snapshot_version = self._acc.version
             return None
         base = self._acc.response
         wire: dict[str, Any] = {} if base is None else dict(base)
         if base is None:
             wire = {"object": "response", "status": "in_progress"}
         wire["output"] = self._acc.output()
-        self._snapshot = Response.from_dict(wire)
-        return self._snapshot
+        try:
+            snapshot = Response.from_dict(wire)
+        except SchemaError:
+            snapshot = _tolerant_response(wire)
+        self._snapshot = snapshot
+        self._snapshot_version = self._acc.version  # only once built: a failure is never cached
+        return snapshot
 
     def reconnect(self) -> None:
         """Prepare to read a new body that continues this response (after a dropped connection).
@@ -295,6 +331,7 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
         self._reset_decoder()
         self._error = None
         self._resuming = True
+        self._resume_id = self.response_id
         self._done_marker = False
         if self.outcome == "truncated":
             self.outcome = None
@@ -313,7 +350,12 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
             obj = self._load_object(data, offset)  # raises the located error
         if type(obj) is not dict:
             obj = self._load_object(data, offset)  # raises the located error
-        build = _BUILDERS.get(obj.get("type"))  # parse_event, minus a call on the hot path
+        if len(data) > self._deep_len:  # only long data can nest deeper than the limit
+            self._check_depth(obj, data, offset)
+        try:  # parse_event, minus a call on the hot path
+            build = _BUILDERS.get(obj.get("type"))
+        except TypeError:  # an unhashable type ({} or []): parse_event's located error below
+            build = None
         try:
             event = parse_event(obj) if build is None else build(obj)
         except SchemaError as exc:
@@ -339,6 +381,8 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
             self._note("keepalive-event", f"{etype!r} event", sequence_number=seq, offset=offset)
             out.append(event)
             return
+        if self._resume_id is not None and (etype in OUTCOMES or etype in _LIFECYCLE):
+            self._check_resumed_id(obj, etype, seq, offset)
         tracker = self._seq
         if seq is not None and seq == tracker.floor + 1 and tracker.last == tracker.floor:
             tracker.floor = tracker.last = seq  # the common case: the next number, no holes
@@ -371,13 +415,36 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
         if etype == "response.output_text.delta":
             # The bulk of every stream, handled inline (same effect as _apply's general branch).
             text = self._acc.text_delta(obj)
-            prefix = _prefix_fn(text, text.length)
-            _TEXT_DELTA_SNAPSHOT(event, prefix)
-            if text.json is not None:
-                _TEXT_DELTA_PARSED(event, text.json.reader(prefix))
+            if text is not None:  # None: aimed at an item of another kind, not applied
+                prefix = _prefix_fn(text, text.length)
+                _TEXT_DELTA_SNAPSHOT(event, prefix)
+                if text.json is not None:
+                    _TEXT_DELTA_PARSED(event, text.json.reader(prefix))
         else:
             self._apply(event, obj)
         out.append(event)
+
+    def _check_resumed_id(self, obj: dict[str, Any], etype: str, seq: Any, offset: int) -> None:
+        """Refuse a resumed body that belongs to another response than the one being resumed.
+
+        Checked before the duplicate test (a replayed ``response.created`` of the other response
+        would otherwise be skipped unseen) and for the terminal event, so nothing of the other
+        response is merged: its deltas carry no response id and cannot be told apart afterwards.
+        """
+        response = obj.get("response")
+        rid = response.get("id") if type(response) is dict else None
+        if type(rid) is str and rid != self._resume_id:
+            raise RemoteProtocolError(
+                f"the resumed body belongs to response {rid!r}, not to {self._resume_id!r} being "
+                f"resumed ({etype}); the resume cannot be trusted and nothing of it was applied",
+                offset=offset,
+                sequence_number=seq if type(seq) is int else None,
+            )
+
+    def _limit_error(self, message: str) -> None:
+        raise RemoteProtocolError(
+            message, offset=self._current_offset, sequence_number=self._current_seq
+        )
 
     def _check_sequence(self, seq: int, etype: str, offset: int) -> bool:
         """Record *seq*; return False for a duplicate (already applied: skip it)."""
@@ -441,9 +508,17 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
                 self.outcome = "error"
                 self.terminal_event = event
             return
+        response = getattr(event, "response", None)
+        known = self._acc.response.get("id") if self._acc.response is not None else None
+        if isinstance(response, Response) and known is not None and response.id != known:
+            # Noted before anything changes: in strict mode the terminal event is not applied.
+            self._note(
+                "response-id-changed",
+                f"the terminal {etype} is for response {response.id!r}, the stream for {known!r}",
+                sequence_number=self._current_seq,
+            )
         self.outcome = outcome
         self.terminal_event = event
-        response = getattr(event, "response", None)
         if isinstance(response, Response):
             self._final = self._complete_terminal(response)
         else:
@@ -553,15 +628,34 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
         )
 
     def _take_over(self, previous: ResponsesStream) -> None:
-        state = copy.deepcopy(
-            (previous._acc.response, previous._acc.items, previous._seq, previous.diagnostics)
-        )
-        self._acc.response, self._acc.items, self._seq, diagnostics = state
+        self._acc.response = clone(previous._acc.response)
+        self._acc.items = clone(previous._acc.items)
+        self._seq, diagnostics = copy.deepcopy((previous._seq, previous.diagnostics))
         self._acc.version = 1
-        for item in self._acc.items:
-            if item is not None and isinstance(item.get("id"), str):
+        for index, item in self._acc.items.slots.items():
+            if isinstance(item.get("id"), str):
                 self._acc._by_id[item["id"]] = item
+                self._acc._index_of[item["id"]] = index
         self.diagnostics = diagnostics
         self.diagnostic_counts = dict(previous.diagnostic_counts)
         self._applied_any = previous._applied_any
         self._resuming = True
+        self._resume_id = previous.response_id
+
+
+def _tolerant_response(wire: dict[str, Any]) -> Response:
+    """The snapshot when an accumulated item does not fit its model: that item is kept as an
+    :class:`UnknownOutputItem` (all its data), so ``snapshot()`` never raises."""
+    items: list[Any] = []
+    for item in wire["output"]:
+        try:
+            items.append(output_item_from_dict(item))
+        except SchemaError:
+            items.append(UnknownOutputItem.from_dict(item if type(item) is dict else {}))
+    response = Response.from_dict({**wire, "output": []})
+    response._raw["output"] = wire["output"]
+    _SET_OUTPUT(response, items)
+    return response
+
+
+_SET_OUTPUT: Callable[[Any, Any], None] = Response.output.__set__  # type: ignore[union-attr]

@@ -2,10 +2,11 @@
 
 A growing JSON field (function-call arguments, MCP arguments, custom tool input, and structured
 output text) gets a :class:`LazyJSON` next to its text builder. Each delta is only *queued* (one list
-append); the incremental :class:`~sansio_responses.PartialJSON` parser consumes the queue when someone
-reads a ``parsed`` value, continuing from where it stopped, so reading after every delta costs linear
-time over the whole stream and never reading costs nothing. Reading an old event's value after later
-deltas were parsed re-parses that prefix from scratch (correct, and only paid by that late read).
+append; runs of 64 are merged); the incremental :class:`~sansio_responses.PartialJSON` parser
+consumes the queue when someone reads a ``parsed`` value, continuing from where it stopped, so
+reading after every delta costs linear time over the whole stream and never reading costs nothing.
+Reading an old event's value after later deltas were parsed re-parses that prefix from scratch
+(correct, and only paid by that late read).
 
 The partial value is the parser's live tree: it only grows, and callers that keep one across deltas
 must copy it. Final values are parsed from the complete text with :func:`parse_json_text`; invalid
@@ -23,50 +24,82 @@ from ._partial_json import PartialJSON
 
 __all__ = ["LazyJSON", "final_parser"]
 
+#: Queued deltas are merged every run of this many (as the text builders' pieces are).
+_MERGE_EVERY = 64
+
 
 class LazyJSON:
-    """The partial JSON value of a text built from deltas, parsed on demand."""
+    """The partial JSON value of a text built from deltas, parsed on demand.
 
-    __slots__ = ("_fed", "_parser", "_pending", "_pushed", "_start")
+    Positions are characters of the text (within one *generation*: a reset starts a new one), so
+    the queue of deltas not parsed yet can be merged like the text builder's pieces: its memory
+    stays near the text's own size however small the deltas are.
+    """
+
+    __slots__ = ("_fed", "_gen", "_parser", "_pending", "_pushed", "_small")
 
     def __init__(self) -> None:
         self._parser = PartialJSON()
         self._pending: list[str] = []
-        self._pushed = 0  # deltas pushed so far
-        self._fed = 0  # deltas the parser has consumed
-        self._start = 0  # the parser began at this delta (a reset starts a new parser)
+        self._small = 0  # deltas queued since the last merge
+        self._pushed = 0  # characters pushed in this generation
+        self._fed = 0  # characters the parser has consumed
+        self._gen = 0  # bumped by reset(): a new text, a new parser
 
     def push(self, delta: str) -> None:
-        self._pending.append(delta)
-        self._pushed += 1
+        pending = self._pending
+        pending.append(delta)
+        self._pushed += len(delta)
+        self._small += 1
+        if self._small == _MERGE_EVERY:
+            # One str per short delta would cost ~50 bytes each while nobody reads the value.
+            pending[-_MERGE_EVERY:] = ["".join(pending[-_MERGE_EVERY:])]
+            self._small = 0
 
     def reset(self, text: str) -> None:
         """The text was replaced by an authoritative value (a ``.done`` event)."""
         self._parser = PartialJSON()
         self._pending = [text]
-        self._start = self._fed = self._pushed
-        self._pushed += 1
+        self._small = 1
+        self._gen += 1
+        self._fed = 0
+        self._pushed = len(text)
 
     def value(self) -> Any:
         """The best partial value of everything pushed so far."""
-        return self._value_at(self._pushed, None)
+        return self._value_at(self._gen, self._pushed, None)
 
     def reader(self, prefix: Callable[[], str]) -> Callable[[], Any]:
         """A function giving the partial value as of now (for an event's lazy ``parsed``)."""
-        count = self._pushed
-        return lambda: self._value_at(count, prefix)
+        gen, position = self._gen, self._pushed
+        return lambda: self._value_at(gen, position, prefix)
 
-    def _value_at(self, count: int, prefix: Callable[[], str] | None) -> Any:
-        if count >= self._fed and (count > self._start or not self._start):
-            take = count - self._fed
-            if take:
+    def at(self, position: int, prefix: Callable[[], str]) -> Any:
+        """The partial value of the first *position* characters (of the current generation)."""
+        return self._value_at(self._gen, position, prefix)
+
+    def _value_at(self, gen: int, position: int, prefix: Callable[[], str] | None) -> Any:
+        if gen == self._gen and position >= self._fed:
+            need = position - self._fed
+            if need:
                 feed = self._parser.feed
-                for piece in self._pending[:take]:
-                    feed(piece)
-                del self._pending[:take]
-                self._fed = count
+                pending = self._pending
+                used = 0
+                while need:
+                    piece = pending[used]
+                    if len(piece) <= need:
+                        feed(piece)
+                        need -= len(piece)
+                        used += 1
+                    else:  # an older reader than the merged piece: split it
+                        feed(piece[:need])
+                        pending[used] = piece[need:]
+                        need = 0
+                del pending[:used]
+                self._small = min(self._small, len(pending))
+                self._fed = position
             return self._parser.value
-        # An older delta read after newer ones were parsed: parse its prefix afresh.
+        # An older value read after newer ones were parsed: parse its prefix afresh.
         assert prefix is not None
         parser = PartialJSON()
         parser.feed(prefix())

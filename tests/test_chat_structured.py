@@ -363,8 +363,9 @@ def test_reading_every_chunk_parses_each_piece_once() -> None:
             if isinstance(event, ChatCompletionChunk):
                 event.content_parsed()
                 text = stream._choices[0].content
-                # the one parser has consumed exactly the pieces so far: nothing was re-fed
-                assert text is not None and text.fed == len(text.pieces)  # type: ignore[attr-defined]
+                # the one parser has consumed exactly the text so far: nothing was re-fed
+                assert text is not None and text.json is not None
+                assert text.json._fed == text.length and not text.json._pending
     assert stream.parsed() == json.loads(doc)
 
 

@@ -233,7 +233,7 @@ def test_partial_parse_is_incremental_not_reparsed() -> None:
                 lazy = stream._acc.last_text_json()
                 assert lazy is not None and not lazy._pending  # all consumed, nothing re-fed
                 assert lazy._fed == lazy._pushed
-    assert lazy is not None and lazy._pushed == len(deltas) + 1  # the deltas, then the done text
+    assert lazy is not None and lazy._pushed == len(doc)  # positions in characters: the done text
     assert stream.output_parsed == json.loads(doc)
 
 

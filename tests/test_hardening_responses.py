@@ -1,0 +1,637 @@
+"""ResponsesStream keeps its promises on hostile input (issue 10): only events or a located
+ProtocolError, nothing decoded lost, snapshot() always readable, cost and memory bounded."""
+
+from __future__ import annotations
+
+import gc
+import json
+import tracemalloc
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from _corpus import load
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import sansio_responses as sr
+from sansio_responses._accumulate import ACCUMULATION_RULES, print_accumulation_rules
+
+MSG = {
+    "type": "message",
+    "id": "msg_1",
+    "role": "assistant",
+    "status": "in_progress",
+    "content": [],
+}
+FC = {
+    "type": "function_call",
+    "id": "fc_1",
+    "call_id": "call_1",
+    "name": "f",
+    "arguments": "",
+    "status": "in_progress",
+}
+
+
+def frame(obj: dict[str, Any]) -> bytes:
+    return b"data: " + json.dumps(obj).encode() + b"\n\n"
+
+
+def created(seq: int = 0, rid: str = "resp_1", **extra: Any) -> dict[str, Any]:
+    response = {"id": rid, "object": "response", "status": "in_progress", "output": [], **extra}
+    return {"type": "response.created", "sequence_number": seq, "response": response}
+
+
+def added(seq: int, item: dict[str, Any], index: int = 0) -> dict[str, Any]:
+    return {
+        "type": "response.output_item.added",
+        "sequence_number": seq,
+        "output_index": index,
+        "item": item,
+    }
+
+
+def delta(seq: int, text: str, output_index: int = 0, content_index: int = 0) -> dict[str, Any]:
+    return {
+        "type": "response.output_text.delta",
+        "sequence_number": seq,
+        "item_id": "msg_1",
+        "output_index": output_index,
+        "content_index": content_index,
+        "delta": text,
+    }
+
+
+def completed(seq: int, rid: str = "resp_1", output: list[Any] | None = None) -> dict[str, Any]:
+    response = {"id": rid, "object": "response", "status": "completed", "output": output or []}
+    return {"type": "response.completed", "sequence_number": seq, "response": response}
+
+
+def nested(depth: int) -> Any:
+    """A JSON value nesting *depth* levels of arrays (``[[...]]``), built without recursion."""
+    value: Any = []
+    for _ in range(depth - 1):
+        value = [value]
+    return value
+
+
+def deep_text(depth: int) -> str:
+    return "[" * depth + "]" * depth
+
+
+# -- 1. nesting at any depth, in any field, through every accessor ----------------------------
+
+# Where the deep value goes: each builds raw data text for one event from a deep JSON text.
+PLACES: dict[str, Callable[[str], str]] = {
+    "item field": lambda deep: (
+        '{"type":"response.output_item.added","sequence_number":1,"output_index":0,'
+        '"item":{"type":"message","id":"msg_1","role":"assistant","content":[],"x":' + deep + "}}"
+    ),
+    "response metadata": lambda deep: (
+        '{"type":"response.in_progress","sequence_number":1,"response":{"id":"resp_1",'
+        '"object":"response","status":"in_progress","metadata":' + deep + "}}"
+    ),
+    "delta extra field": lambda deep: (
+        '{"type":"response.output_text.delta","sequence_number":1,"item_id":"msg_1",'
+        '"output_index":0,"content_index":0,"delta":"x","vendor":' + deep + "}"
+    ),
+    "unknown event": lambda deep: '{"type":"vendor.thing","sequence_number":1,"v":' + deep + "}",
+    "annotation": lambda deep: (
+        '{"type":"response.output_text.annotation.added","sequence_number":1,"item_id":"msg_1",'
+        '"output_index":0,"content_index":0,"annotation_index":0,"annotation":{"type":"x",'
+        '"v":' + deep + "}}"
+    ),
+}
+
+
+@pytest.mark.parametrize("place", sorted(PLACES))
+@pytest.mark.parametrize("depth", [258, 600, 990, 1500, 20000])
+def test_deep_nesting_is_a_located_error_keeping_earlier_events(place: str, depth: int) -> None:
+    stream = sr.ResponsesStream()
+    first = frame(created())
+    hostile = b"data: " + PLACES[place](deep_text(depth)).encode() + b"\n\n"
+    with pytest.raises(sr.RemoteProtocolError) as info:
+        stream.feed(first + hostile)
+    assert info.value.offset == len(first)
+    assert "nest" in info.value.message
+    assert [e.type for e in info.value.events] == ["response.created"]  # type: ignore[attr-defined]
+    assert stream.error is info.value
+    with pytest.raises(sr.LocalProtocolError):
+        stream.feed(b"")
+    snapshot = stream.snapshot()
+    assert snapshot is not None and snapshot.id == "resp_1"
+    assert snapshot.to_dict()["id"] == "resp_1"
+
+
+def test_nesting_up_to_the_limit_is_accepted_through_every_accessor() -> None:
+    depth = sr.ResponsesStream().max_nesting_depth
+    assert depth == 256
+    stream = sr.ResponsesStream()
+    # The event object is level 1 and the item level 2: the value fills the rest exactly.
+    events = stream.feed(
+        frame(created())
+        + b"data: "
+        + PLACES["item field"](deep_text(depth - 2)).encode()
+        + b"\n\n"
+        + frame(delta(2, "hi"))
+    )
+    assert events[1].to_dict()["item"]["x"] == nested(depth - 2)
+    assert stream.snapshot().to_dict()["output"][0]["x"] == nested(depth - 2)  # type: ignore[union-attr]
+    assert events[2].snapshot == "hi"
+
+
+@pytest.mark.parametrize("depth", [600, 850])
+def test_no_nesting_limit_still_never_overflows(depth: int) -> None:
+    """With the bound disabled, copies, merges and to_dict() still work at any depth json takes."""
+    stream = sr.ResponsesStream(max_nesting_depth=None)
+    events = stream.feed(
+        frame(created())
+        + b"data: "
+        + PLACES["item field"](deep_text(depth)).encode()
+        + b"\n\n"
+        + frame(delta(2, "hello"))
+        + frame(completed(3))
+    )
+    assert events[1].to_dict()["item"]["x"] == nested(depth)
+    reconnected = sr.ResponsesStream(max_nesting_depth=None)
+    reconnected.feed(frame(created()) + b"data: " + PLACES["item field"](deep_text(depth)).encode())
+    with pytest.raises(sr.TruncatedStream):
+        reconnected.close()
+    assert reconnected.snapshot().to_dict()["output"][0]["x"] == nested(depth)  # type: ignore[union-attr]
+    # Beyond what the stdlib decoder takes, still a located error.
+    too_deep = sr.ResponsesStream(max_nesting_depth=None)
+    with pytest.raises(sr.RemoteProtocolError) as info:
+        too_deep.feed(
+            frame(created()) + b"data: " + PLACES["item field"](deep_text(5000)).encode() + b"\n\n"
+        )
+    assert len(info.value.events) == 1  # type: ignore[attr-defined]
+
+
+def test_orjson_depth_errors_are_located_too() -> None:
+    orjson = pytest.importorskip("orjson")
+    stream = sr.ResponsesStream(json_loads=orjson.loads, max_nesting_depth=None)
+    with pytest.raises(sr.RemoteProtocolError) as info:
+        stream.feed(
+            frame(created()) + b"data: " + PLACES["item field"](deep_text(2000)).encode() + b"\n\n"
+        )
+    assert len(info.value.events) == 1  # type: ignore[attr-defined]
+
+
+def test_max_nesting_depth_is_validated() -> None:
+    with pytest.raises(ValueError, match="max_nesting_depth"):
+        sr.ResponsesStream(max_nesting_depth=0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    depth=st.integers(min_value=1, max_value=1200),
+    place=st.sampled_from(sorted(PLACES)),
+    split=st.integers(min_value=1, max_value=4096),
+)
+def test_any_depth_anywhere_gives_events_or_protocol_error(
+    depth: int, place: str, split: int
+) -> None:
+    body = frame(created()) + b"data: " + PLACES[place](deep_text(depth)).encode() + b"\n\n"
+    body += frame(delta(2, "z")) + frame(completed(3))
+    stream = sr.ResponsesStream()
+    events: list[Any] = []
+    try:
+        for i in range(0, len(body), split):
+            events += stream.feed(body[i : i + split])
+        events += stream.close()
+    except sr.ProtocolError as exc:
+        assert depth + 2 > 256  # only too-deep data is refused (event + field levels included)
+        events += exc.events  # type: ignore[attr-defined]
+    for event in events:
+        event.to_dict()
+        getattr(event, "snapshot", None)
+    snapshot = stream.snapshot()
+    assert snapshot is None or snapshot.to_dict()["id"] == "resp_1"
+
+
+# -- 2. a non-string type -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["{}", "[]", "1", "null", "true"])
+def test_non_string_type_is_a_located_error(kind: str) -> None:
+    stream = sr.ResponsesStream()
+    first = frame(created())
+    with pytest.raises(sr.RemoteProtocolError) as info:
+        stream.feed(first + b'data: {"type":' + kind.encode() + b"}\n\n")
+    assert info.value.offset == len(first)
+    assert len(info.value.events) == 1  # type: ignore[attr-defined]
+    assert stream.error is info.value
+
+
+# -- issue 12: feed(str) ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("make", [sr.ResponsesStream, sr.ChatCompletionsStream])
+def test_feeding_text_says_bytes_are_expected(make: Callable[[], Any]) -> None:
+    stream = make()
+    with pytest.raises(sr.LocalProtocolError, match=r"bytes.*encode\(\)"):
+        stream.feed("data: {}\n\n")
+    assert stream.error is None  # a caller mistake: the stream stays usable
+    stream.feed(b": keep-alive\n\n")
+
+
+# -- 3. part indices that leave holes ----------------------------------------------------------
+
+
+def test_part_index_holes_give_a_snapshot_of_the_known_parts() -> None:
+    stream = sr.ResponsesStream()
+    stream.feed(
+        frame(created()) + frame(added(1, MSG)) + frame(delta(2, "second", content_index=1))
+    )
+    first = stream.snapshot()
+    assert first is not None and first.output_text == "second"
+    assert stream.snapshot() is first  # the same thing twice
+    stream.feed(frame(delta(3, "first", content_index=0)))
+    assert stream.snapshot().output_text == "firstsecond"  # type: ignore[union-attr]  # index order
+    done = {**MSG, "status": "completed", "content": []}
+    stream.feed(frame(completed(4, output=[done])))
+    assert stream.outcome == "completed"
+
+
+def test_resumed_multi_summary_stream_without_earlier_state() -> None:
+    body, _ = load("responses-vercel-ai-azure-gpt5-reasoning-multi-summary-with-encryption")
+    stream = sr.ResponsesStream(starting_after=9)  # the first event is summary_index 1, no part 0
+    stream.feed(body[: len(body) // 2])
+    partial = stream.snapshot()
+    assert partial is not None and stream.snapshot() is partial
+    reasoning = partial.output[0]  # type: ignore[index]
+    assert reasoning.type == "reasoning"
+    assert reasoning.summary and all(part.text for part in reasoning.summary)  # type: ignore[union-attr]
+    stream.feed(body[len(body) // 2 :])
+    stream.close()
+    assert stream.outcome == "completed"
+
+
+# -- 4. sequence numbers: any pattern ---------------------------------------------------------
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(min_value=0, max_value=40), max_size=60))
+def test_sequence_patterns_apply_each_number_once(numbers: list[int]) -> None:
+    stream = sr.ResponsesStream()
+    body = b"".join(frame({"type": "vendor.tick", "sequence_number": n}) for n in numbers)
+    events = stream.feed(body)
+    # The model: each number is applied once, at its first arrival; numbers below the first one
+    # count as applied already (the stream was joined late: stream-starts-late).
+    expected = [n for n in dict.fromkeys(numbers) if n >= numbers[0]]
+    assert [e.sequence_number for e in events] == expected
+    duplicates = len(numbers) - len(expected)
+    assert stream.diagnostic_counts.get("duplicate-sequence-number", 0) == duplicates
+    assert stream.last_sequence_number == (max(numbers) if numbers else None)
+
+
+def test_many_gaps_keep_the_tracker_bounded_and_fresh_numbers_applied() -> None:
+    from sansio_responses._stream import _MAX_SEEN
+
+    stream = sr.ResponsesStream(max_diagnostics=1)
+    n = _MAX_SEEN + _MAX_SEEN // 2 + 10
+    body = b"".join(frame({"type": "vendor.tick", "sequence_number": 2 * i}) for i in range(n))
+    events = stream.feed(body)
+    assert len(events) == n
+    assert len(stream._seq.seen) <= _MAX_SEEN
+    # Numbers above the forgotten range are still told apart: a repeat is skipped, a new one kept.
+    assert stream.feed(frame({"type": "vendor.tick", "sequence_number": 2 * (n - 1)})) == []
+    assert len(stream.feed(frame({"type": "vendor.tick", "sequence_number": 2 * n - 1}))) == 1
+
+
+# -- 5. index jumps: memory held against bytes fed ----------------------------------------------
+
+
+def held_after(feed: Callable[[], object]) -> int:
+    gc.collect()
+    tracemalloc.start()
+    try:
+        base = tracemalloc.get_traced_memory()[0]
+        kept = feed()
+        gc.collect()
+        held = tracemalloc.get_traced_memory()[0] - base
+    finally:
+        tracemalloc.stop()
+    del kept
+    return held
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    jumps=st.lists(st.integers(min_value=0, max_value=10**12), min_size=50, max_size=200),
+    part_jump=st.integers(min_value=0, max_value=10**9),
+)
+def test_memory_held_stays_within_a_constant_of_the_bytes_fed(
+    jumps: list[int], part_jump: int
+) -> None:
+    frames = [frame(created())]
+    seq, index = 1, 0
+    for jump in jumps:
+        index += jump
+        item = {**MSG, "id": f"m{seq}"}
+        frames.append(frame(added(seq, item, index)))
+        frames.append(frame({**delta(seq + 1, "x", index, part_jump), "item_id": f"m{seq}"}))
+        seq += 2
+    body = b"".join(frames)
+
+    def run() -> object:
+        stream = sr.ResponsesStream()
+        stream.feed(body)
+        return stream
+
+    assert held_after(run) < 4 * len(body) + 200_000
+
+
+# -- 6. EventTooLarge releases the buffered event -------------------------------------------------
+
+
+def test_event_too_large_does_not_keep_the_buffered_event_alive() -> None:
+    limit = 2**22
+    piece = b"x" * 65536
+
+    def run() -> object:
+        stream = sr.ResponsesStream(max_event_size=limit)
+        stream.feed(b'data: {"type":"response.output_text.delta","delta":"')
+        with pytest.raises(sr.EventTooLarge):
+            for _ in range(limit // len(piece) + 2):
+                stream.feed(piece)
+        assert stream.error is not None and stream.error.__traceback__ is not None
+        return stream
+
+    assert held_after(run) < limit // 8
+
+
+# -- 7. output items are bounded ----------------------------------------------------------------
+
+
+def test_output_items_are_bounded() -> None:
+    stream = sr.ResponsesStream(max_output_items=3)
+    body = frame(created()) + b"".join(
+        frame(added(i + 1, {**MSG, "id": f"m{i}"}, i)) for i in range(3)
+    )
+    assert len(stream.feed(body)) == 4
+    stream.feed(frame(added(4, {**MSG, "id": "m0"}, 0)))  # replacing an item is not one more
+    with pytest.raises(sr.RemoteProtocolError, match="max_output_items") as info:
+        stream.feed(frame(added(5, {**MSG, "id": "m9"}, 9)))
+    assert info.value.sequence_number == 5
+    assert len(stream.snapshot().output) == 3  # type: ignore[union-attr,arg-type]
+
+
+# -- 8. events applied only to the kind of item they belong to --------------------------------------
+
+# A minimal event body for each ruled event type (fields beyond output_index / item_id).
+_FIELDS: dict[str, dict[str, Any]] = {
+    "delta": {"delta": "x"},
+    "done": {"text": "x", "arguments": "{}", "input": "x", "code": "x", "refusal": "x"},
+}
+
+
+def _event_for(etype: str, seq: int, item_id: str) -> dict[str, Any]:
+    ev: dict[str, Any] = {
+        "type": etype,
+        "sequence_number": seq,
+        "output_index": 0,
+        "item_id": item_id,
+        "content_index": 0,
+        "summary_index": 0,
+        "command_index": 0,
+        "annotation_index": 0,
+    }
+    if etype.endswith(".delta"):
+        ev["delta"] = {"stdout": "x"} if "output_content" in etype else "x"
+    if etype.endswith((".done", ".added")):
+        ev.update(text="x", arguments="{}", input="x", code="x", refusal="x", command="ls")
+        ev.update(output=[{"stdout": "x", "stderr": ""}], name="g")
+        ev["part"] = (
+            {"type": "summary_text", "text": ""}
+            if "summary" in etype
+            else {"type": "output_text", "text": "", "annotations": []}
+        )
+    if etype.endswith("annotation.added"):
+        ev["annotation"] = {"type": "file_path", "file_id": "f", "index": 0}
+    if etype.endswith("partial_image"):
+        ev.update(partial_image_b64="AA==", partial_image_index=0)
+    return ev
+
+
+RULED = [
+    (etype, kind)
+    for etype, kind, _ in ACCUMULATION_RULES
+    if kind != "-" and "/" not in etype and etype in sr.EVENT_TYPES
+]
+
+
+def test_the_rules_table_covers_every_event_that_touches_an_item() -> None:
+    assert len(RULED) >= 40
+    assert "wrong-item-type" not in print_accumulation_rules()
+    assert print_accumulation_rules().splitlines()[0].split() == ["event", "item", "kind", "action"]
+
+
+@pytest.mark.parametrize(("etype", "kind"), RULED)
+def test_an_event_aimed_at_another_kind_of_item_leaves_it_unchanged(etype: str, kind: str) -> None:
+    target = FC if "message" in kind.split("/") else MSG
+    stream = sr.ResponsesStream()
+    stream.feed(frame(created()) + frame(added(1, target)))
+    before = stream.snapshot().to_dict()  # type: ignore[union-attr]
+    events = stream.feed(frame(_event_for(etype, 2, target["id"])))
+    assert len(events) == 1  # still yielded: the event itself is valid
+    assert stream.snapshot().to_dict() == before  # type: ignore[union-attr]
+    assert stream.diagnostic_counts.get("wrong-item-type") == 1
+    strict = sr.ResponsesStream(strict=True)
+    strict.feed(frame(created()) + frame(added(1, target)))
+    with pytest.raises(sr.RemoteProtocolError, match="wrong-item-type"):
+        strict.feed(frame(_event_for(etype, 2, target["id"])))
+
+
+@pytest.mark.parametrize(("etype", "kind"), RULED)
+def test_an_event_aimed_at_its_own_kind_is_applied(etype: str, kind: str) -> None:
+    own = kind.split("/")[0]
+    item = MSG if own == "message" else {"type": own, "id": "it_1", "status": "in_progress"}
+    if own == "reasoning":
+        item = {"type": "reasoning", "id": "it_1", "summary": []}
+    stream = sr.ResponsesStream()
+    stream.feed(frame(created()) + frame(added(1, item)))
+    stream.feed(frame(_event_for(etype, 2, item["id"])))
+    assert "wrong-item-type" not in stream.diagnostic_counts
+    assert stream.snapshot() is not None
+
+
+# -- 9. shell output per command ------------------------------------------------------------------
+
+
+def test_shell_output_done_replaces_only_its_command() -> None:
+    item = {"type": "shell_call_output", "id": "sh_1", "call_id": "c", "output": []}
+    stream = sr.ResponsesStream()
+    body = frame(created()) + frame(added(1, item))
+    seq = 2
+    for command in range(3):
+        for event in ("delta", "done"):
+            ev = _event_for(f"response.shell_call_output_content.{event}", seq, "sh_1")
+            ev["command_index"] = command
+            ev["delta"] = {"stdout": f"out{command}"}
+            ev["output"] = [{"stdout": f"out{command}", "stderr": "", "outcome": {"type": "exit"}}]
+            body += frame(ev)
+            seq += 1
+    stream.feed(body)
+    output = stream.snapshot().to_dict()["output"][0]["output"]  # type: ignore[union-attr]
+    assert [entry["stdout"] for entry in output] == ["out0", "out1", "out2"]
+
+
+# -- 10. a resume answered by another response ---------------------------------------------------
+
+
+def _dropped() -> sr.ResponsesStream:
+    stream = sr.ResponsesStream()
+    stream.feed(frame(created(background=True)) + frame(added(1, MSG)) + frame(delta(2, "mine")))
+    with pytest.raises(sr.TruncatedStream):
+        stream.close()
+    stream.reconnect()
+    return stream
+
+
+@pytest.mark.parametrize("replayed", [True, False])
+def test_resume_answered_by_another_response_is_refused(replayed: bool) -> None:
+    stream = _dropped()
+    before = stream.snapshot().to_dict()  # type: ignore[union-attr]
+    other = frame(created(rid="resp_OTHER")) if replayed else frame(completed(3, rid="resp_OTHER"))
+    with pytest.raises(sr.RemoteProtocolError, match="resp_OTHER"):
+        stream.feed(other + frame(delta(4, "theirs")))
+    assert stream.snapshot().to_dict() == before  # type: ignore[union-attr]
+    assert stream.response_id == "resp_1"
+    assert stream.outcome is None
+
+
+def test_resume_from_another_stream_checks_the_id_too() -> None:
+    resumed = sr.ResponsesStream(resume_from=_dropped())
+    with pytest.raises(sr.RemoteProtocolError, match="resp_OTHER"):
+        resumed.feed(frame(completed(9, rid="resp_OTHER")))
+    ok = sr.ResponsesStream(resume_from=_dropped())
+    ok.feed(frame(delta(3, "!")) + frame(completed(4)))
+    assert ok.outcome == "completed"
+
+
+def test_terminal_for_another_response_is_noted() -> None:
+    stream = sr.ResponsesStream()
+    stream.feed(frame(created()) + frame(completed(1, rid="resp_2")))
+    assert stream.diagnostic_counts.get("response-id-changed") == 1
+
+
+def test_the_rules_table_is_printed_in_the_docs() -> None:
+    from pathlib import Path
+
+    guide = (Path(__file__).parents[1] / "docs" / "guide" / "outcomes.md").read_text("utf-8")
+    for etype, kind, action in ACCUMULATION_RULES:
+        shown = "-" if kind == "-" else f"`{kind}`"
+        assert f"| `{etype}` | {shown} | {action} |" in guide
+
+
+ITEM_KINDS = [
+    MSG,
+    FC,
+    {"type": "reasoning", "id": "rs_1", "summary": []},
+    {"type": "shell_call", "id": "sh_1", "status": "in_progress"},
+    {"type": "shell_call_output", "id": "so_1", "output": []},
+    {"type": "mcp_call", "id": "mc_1", "name": "n", "server_label": "s", "arguments": ""},
+    {"type": "vendor_item", "id": "v_1"},
+]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from([etype for etype, _ in RULED] + ["response.output_item.added"]),
+            st.integers(min_value=-2, max_value=6) | st.just(10**15),
+            st.sampled_from(ITEM_KINDS),
+            st.integers(min_value=-1, max_value=4) | st.just(10**15),
+        ),
+        max_size=40,
+    )
+)
+def test_any_sequence_of_ruled_events_keeps_the_snapshot_readable(events: list[Any]) -> None:
+    """The rules table walked at random: wrong kinds, holes and hostile indices never break
+    ``snapshot()``, which gives the same object twice and survives a terminal event."""
+    stream = sr.ResponsesStream()
+    body = frame(created())
+    for seq, (etype, output_index, item, part_index) in enumerate(events, start=1):
+        if etype == "response.output_item.added":
+            ev = added(seq, item, output_index)
+        else:
+            ev = _event_for(etype, seq, item["id"])
+            ev.update(output_index=output_index, content_index=part_index)
+            ev.update(summary_index=part_index, command_index=part_index)
+        body += frame(ev)
+    try:
+        stream.feed(body)
+    except sr.RemoteProtocolError:
+        pass  # a mistyped field (a negative index the model refuses): located, never another type
+    first = stream.snapshot()
+    assert first is not None and stream.snapshot() is first
+    first.to_dict()
+    if stream.error is None:
+        stream.feed(frame(completed(len(events) + 1)))
+        assert stream.outcome == "completed"
+
+
+def test_snapshot_keeps_an_item_that_does_not_fit_its_model_as_unknown() -> None:
+    """The safety net behind snapshot(): an accumulated item the model refuses is kept whole."""
+    stream = sr.ResponsesStream()
+    stream.feed(frame(created()) + frame(added(1, MSG)) + frame(delta(2, "hi")))
+    stream._acc.items.put(1, {"type": "message", "id": "odd", "content": "not a list"})
+    stream._acc.version += 1
+    snapshot = stream.snapshot()
+    assert snapshot is not None and stream.snapshot() is snapshot
+    assert snapshot.output_text == "hi"
+    odd = snapshot.output[1]  # type: ignore[index]
+    assert isinstance(odd, sr.UnknownOutputItem) and odd.data["content"] == "not a list"
+    assert snapshot.to_dict()["output"][1] == {
+        "type": "message",
+        "id": "odd",
+        "content": "not a list",
+    }
+
+
+def test_unread_json_arguments_hold_memory_near_their_size() -> None:
+    """Tiny argument deltas nobody reads: the partial-JSON queue is merged like the text."""
+    n = 30_000
+    body = frame(created()) + frame(added(1, FC))
+    body += b"".join(
+        frame(
+            {
+                "type": "response.function_call_arguments.delta",
+                "sequence_number": i + 2,
+                "item_id": "fc_1",
+                "output_index": 0,
+                "delta": "ab",
+            }
+        )
+        for i in range(n)
+    )
+
+    def run() -> object:
+        stream = sr.ResponsesStream()
+        for i in range(0, len(body), 65536):
+            stream.feed(body[i : i + 65536])
+        return stream
+
+    # 60 kB of arguments, tracked twice (text and parser queue); one str per delta held 1.9 MB.
+    assert held_after(run) < 5 * 2 * n + 100_000
+
+
+def test_items_sharing_an_id_are_both_kept() -> None:
+    """Some servers give every item one placeholder id: no item may be lost for it."""
+    stream = sr.ResponsesStream()
+    first = {**MSG, "id": "x", "content": [{"type": "output_text", "text": "a", "annotations": []}]}
+    second = {**first, "content": [{"type": "output_text", "text": "b", "annotations": []}]}
+    stream.feed(frame(created()) + frame(added(1, first, 0)) + frame(added(2, second, 1)))
+    assert stream.snapshot().output_text == "ab"  # type: ignore[union-attr]
+    assert stream.diagnostic_counts.get("duplicate-item-id") == 1
+
+
+def test_terminal_for_another_response_in_strict_mode_is_not_applied() -> None:
+    stream = sr.ResponsesStream(strict=True)
+    stream.feed(frame(created()))
+    with pytest.raises(sr.RemoteProtocolError, match="response-id-changed"):
+        stream.feed(frame(completed(1, rid="resp_2")))
+    assert stream.outcome is None and stream.snapshot().id == "resp_1"  # type: ignore[union-attr]
