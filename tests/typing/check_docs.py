@@ -117,6 +117,9 @@ def main() -> int:
         (into / "mypy.ini").write_text(MYPY_INI, encoding="utf-8")
         (into / "pyrightconfig.json").write_text(PYRIGHT_CONFIG, encoding="utf-8")
         print(f"check_docs: {len(names)} python blocks of README.md and docs/")
+        if not names:
+            print("check_docs: error: no ```python block found: nothing was checked")
+            return 1
         found = escapes(into, names)
         for text in found:
             print(text)
