@@ -74,10 +74,17 @@ exit codes:
 #: The recording ``demo`` plays by default: a real background-mode stream (so it can be resumed).
 DEMO_RECORDING = "responses-pydantic-ai-test_background_mode_streaming_starting_after_vcr-1.sse"
 
-ADAPTERS = ("httpx", "aiohttp", "trio", "socket")
+ADAPTERS = ("httpx", "httpx_async", "aiohttp", "trio", "socket")
 
-#: Which extra provides each adapter's dependencies (for the "missing package" message).
-_ADAPTER_EXTRA = {"httpx": "httpx", "aiohttp": "aiohttp", "trio": "trio", "socket": "socket"}
+#: Which extra provides each adapter's dependencies (for the "missing package" message). httpx
+#: itself depends on anyio, so the async httpx adapter needs nothing beyond the httpx extra.
+_ADAPTER_EXTRA = {
+    "httpx": "httpx",
+    "httpx_async": "httpx",
+    "aiohttp": "aiohttp",
+    "trio": "trio",
+    "socket": "socket",
+}
 
 #: How many bytes ``decode`` reads at a time.
 _READ_SIZE = 65536
@@ -621,7 +628,7 @@ def run_adapter(
     if adapter == "trio":
         trio = _import("trio", "trio")
         error = trio.run(consume)
-    else:
+    else:  # aiohttp, and httpx_async (anyio: asyncio here, trio in a trio program)
         error = asyncio.run(consume())
     return (holder[0] if holder else None), error
 

@@ -759,16 +759,23 @@ def response_error(
     *,
     now: float | None = None,
     request: Request | None = None,
-) -> APIStatusError | None:
-    """Build the :class:`APIStatusError` subclass for a non-2xx response; ``None`` for a 2xx.
+) -> APIStatusError:
+    """Build the :class:`APIStatusError` subclass for a non-2xx response.
 
+    Call it when :func:`needs_error_body` is true, so that ``raise sr.response_error(...)`` is the
+    whole idiom; a 2xx status is no error and raises :class:`LocalProtocolError`.
     *body* is the full error body (the adapter bounds it by :data:`ERROR_BODY_LIMIT`). *now* is the
     current POSIX time used to turn an HTTP-date ``retry-after`` into seconds (default: the clock).
     *request*, the request that got this answer, lets a 404 name the method and URL (without the
     query) and hint at a base URL missing its ``/v1``; ``message`` stays the server's own.
     """
-    if 200 <= status < 300:
-        return None
+    if not needs_error_body(status):
+        # Returning None here would type every caller's `raise response_error(...)` as raising an
+        # Optional; the guard the docs show (needs_error_body) is what tells an error apart.
+        raise LocalProtocolError(
+            f"response_error() got status {status}, which is no error: "
+            "call it only when needs_error_body(status) is true"
+        )
     pairs = _normalize_headers(headers)
     error = _parse_error(body)
     if error is not None and error.message:

@@ -586,10 +586,10 @@ class Exchange(Generic[S]):
     def _raise_status(self) -> None:
         assert self.status_code is not None
         body = bytes(self._error_body)
-        error: Exception | None = response_error(
-            self.status_code, self.headers, body, request=self.request
-        )
-        if error is None:
+        error: Exception | None = None
+        if needs_error_body(self.status_code):
+            error = response_error(self.status_code, self.headers, body, request=self.request)
+        else:
             try:
                 check_content_type(self.status_code, self.headers, body)
             except UnexpectedContentType as exc:

@@ -303,7 +303,7 @@ def test_recordings_lists_the_bundled_streams(capsys: pytest.CaptureFixture[str]
 # --- demo over loopback with each adapter ------------------------------------------------------
 
 
-@pytest.mark.parametrize("adapter", ["httpx", "aiohttp", "trio", "socket"])
+@pytest.mark.parametrize("adapter", ["httpx", "httpx_async", "aiohttp", "trio", "socket"])
 def test_demo_with_each_adapter(capsys: pytest.CaptureFixture[str], adapter: str) -> None:
     code, out, err = run(capsys, "demo", "--adapter", adapter, "--delay", "0")
     assert code == 0
@@ -314,7 +314,7 @@ def test_demo_with_each_adapter(capsys: pytest.CaptureFixture[str], adapter: str
     assert "usage: input 15, output 9 (0 reasoning), total 24 tokens" in err
 
 
-@pytest.mark.parametrize("adapter", ["httpx", "trio"])
+@pytest.mark.parametrize("adapter", ["httpx", "httpx_async", "trio"])
 def test_demo_resumes_a_dropped_background_stream(
     capsys: pytest.CaptureFixture[str], adapter: str
 ) -> None:
@@ -412,6 +412,32 @@ def test_stream_chat(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.Mon
     assert request.path == "/v1/chat/completions"
     assert request.json()["messages"] == [{"role": "user", "content": "weather?"}]
     assert request.header("authorization") is None
+
+
+def test_stream_chat_with_the_async_httpx_adapter(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-key")
+    name = "chat-openai-python-test_parse_nothing"
+    _, facts = load(name)
+    with serve(Script(recording(name))) as server:
+        code, out, err = run(
+            capsys,
+            "stream",
+            "--chat",
+            "--adapter",
+            "httpx_async",
+            "--base-url",
+            server.base_url,
+            "--input",
+            "weather?",
+        )
+        (request,) = server.requests
+    assert code == 0
+    assert out == expected_stdout(facts["final_output_text"])
+    assert "outcome: completed (finish_reason 0: stop)" in err
+    assert request.path == "/v1/chat/completions"
+    assert request.header("authorization") == "Bearer sk-test-key"
 
 
 def test_stream_resume_after(capsys: pytest.CaptureFixture[str]) -> None:
@@ -581,7 +607,7 @@ def test_a_pasted_key_with_a_stray_character_is_refused_without_showing_it(
         assert server.requests == []  # refused before anything was sent
 
 
-@pytest.mark.parametrize("adapter", ["httpx", "aiohttp", "trio", "socket"])
+@pytest.mark.parametrize("adapter", ["httpx", "httpx_async", "aiohttp", "trio", "socket"])
 def test_a_404_names_the_request_and_hints_at_v1(
     adapter: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -634,3 +660,22 @@ def test_a_missing_package_names_an_install_command_that_works(argv: list[str]) 
     # sansio-responses is not on the package index: the hint installs what is.
     assert "pip install 'aiohttp>=" in result.stderr
     assert "sansio-responses[" not in result.stderr
+
+
+_BLOCK_HTTPX = _BLOCK_AIOHTTP.replace('"aiohttp"', '"httpx"').replace('"aiohttp."', '"httpx."')
+
+
+def test_the_async_httpx_adapter_without_httpx_names_the_httpx_extra() -> None:
+    argv = ["stream", "--adapter", "httpx_async", "--base-url", "http://127.0.0.1:9/v1"]
+    result = subprocess.run(
+        [sys.executable, "-c", _BLOCK_HTTPX, *argv, "--input", "x"],
+        capture_output=True,
+        text=True,
+        env={**_env(), "OPENAI_API_KEY": "sk-test"},
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert "sansio_responses.adapters.httpx_async needs the package 'httpx'" in result.stderr
+    assert "pip install 'httpx>=" in result.stderr and "(the 'httpx' extra)" in result.stderr

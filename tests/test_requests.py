@@ -412,7 +412,8 @@ def test_status_maps_to_class(status: int, cls: type[APIStatusError]) -> None:
 def test_2xx_is_not_an_error() -> None:
     for status in (200, 201, 204):
         assert not needs_error_body(status, [])
-        assert response_error(status, [], b"") is None
+        with pytest.raises(LocalProtocolError, match=f"status {status}, which is no error"):
+            response_error(status, [], b"")
 
 
 def test_retry_after_seconds_ms_and_date() -> None:

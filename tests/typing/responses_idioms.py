@@ -137,6 +137,20 @@ except sr.RemoteProtocolError as exc:
 else:
     raise AssertionError("invalid JSON must raise")
 
+# --- a status error from your own HTTP stack: `raise sr.response_error(...)` checks as written -------
+
+status, head = 429, [("retry-after", "2")]
+if sr.needs_error_body(status, head):
+    error = sr.response_error(status, head, b'{"error": {"message": "Slow down"}}')
+    assert_type(error, sr.APIStatusError)  # never None: a 2xx raises LocalProtocolError instead
+    assert isinstance(error, sr.RateLimitError) and error.retry_after == 2.0
+try:
+    sr.response_error(200, [], b"")
+except sr.LocalProtocolError as exc:
+    assert "no error" in str(exc)
+else:
+    raise AssertionError("a 2xx is no status error")
+
 # --- an unknown event built by hand (as a test of one's own handler would) ------------------------
 
 ping = sr.UnknownEvent("ping", None, {"type": "ping"})
