@@ -13,6 +13,7 @@ attached to the exception as ``exc.events`` so nothing already decoded is lost.
 
 from __future__ import annotations
 
+import importlib
 import json
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
@@ -30,6 +31,43 @@ DEFAULT_MAX_DIAGNOSTICS = 1000
 E = TypeVar("E")
 JSONLoads = Callable[[str], Any]
 
+_orjson_loads: Callable[[str], Any] | None
+try:  # optional (the ``fast`` extra): used automatically when it is importable
+    _orjson_loads = importlib.import_module("orjson").loads
+except ImportError:  # pragma: no cover - depends on the environment
+    _orjson_loads = None
+
+_json_loads = json.loads
+# The standard library's C scanner, called directly: ``json.loads`` spends about half its time
+# on a whitespace regex and two Python-level calls around it, for a small event.
+_scan_once: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
+
+
+def stdlib_loads(data: str) -> Any:
+    """:func:`json.loads` for a document without surrounding whitespace, faster; otherwise (and
+    for every error, so that messages are the standard library's own) ``json.loads`` itself."""
+    try:
+        obj, end = _scan_once(data, 0)
+    except (StopIteration, ValueError):
+        return _json_loads(data)
+    if end != len(data):
+        return _json_loads(data)
+    return obj
+
+
+def orjson_loads(data: str) -> Any:
+    """``orjson.loads``; what it refuses goes to the standard library, so that the same
+    documents are accepted with or without orjson (integers past 64 bits, ``NaN``, lone
+    surrogates) and errors read the same."""
+    try:
+        return _orjson_loads(data)  # type: ignore[misc]
+    except ValueError:  # orjson.JSONDecodeError is a ValueError
+        return stdlib_loads(data)
+
+
+#: The default JSON decoder for event data: orjson when importable, else the standard library.
+DEFAULT_JSON_LOADS: JSONLoads = stdlib_loads if _orjson_loads is None else orjson_loads
+
 
 class EventStreamBase(Generic[E]):
     """Shared machinery of :class:`ResponsesStream` and :class:`ChatCompletionsStream`.
@@ -40,8 +78,10 @@ class EventStreamBase(Generic[E]):
         strict: raise :class:`RemoteProtocolError` for every anomaly that is otherwise tolerated and
             recorded in :attr:`diagnostics`.
         max_diagnostics: how many :class:`Diagnostic` records to keep (counts are always complete).
-        json_loads: the JSON decoder for event data (default :func:`json.loads`; ``orjson.loads`` is a
-            drop-in, faster choice). It must raise :class:`ValueError` on invalid input.
+        json_loads: the JSON decoder for event data. By default ``orjson`` when it is importable
+            (the ``fast`` extra), falling back to the standard library for what orjson refuses, so
+            the same documents are accepted either way; else :func:`json.loads` (called through
+            its C scanner). It must raise :class:`ValueError` on invalid input.
     """
 
     def __init__(
@@ -61,7 +101,11 @@ class EventStreamBase(Generic[E]):
         self.diagnostic_counts: dict[str, int] = {}
         #: ``None`` while the outcome is open; then a string naming how the stream ended.
         self.outcome: str | None = None
-        self._loads: JSONLoads = json_loads if json_loads is not None else json.loads
+        if json_loads is None:
+            json_loads = DEFAULT_JSON_LOADS
+        elif json_loads is _json_loads:
+            json_loads = stdlib_loads  # the same results and errors, faster
+        self._loads: JSONLoads = json_loads
         self._decoder = SSEDecoder(max_event_size=max_event_size, report_comments=True)
         self._closed = False
         self._error: ProtocolError | None = None

@@ -144,7 +144,8 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
             (default 32 MiB: real ``response.completed`` and image events run to megabytes).
         strict: turn every tolerated anomaly into a :class:`RemoteProtocolError`.
         max_diagnostics: how many :class:`Diagnostic` records are kept.
-        json_loads: JSON decoder for the event data (``orjson.loads`` is a faster drop-in).
+        json_loads: JSON decoder for the event data (default: orjson when importable, else the
+            standard library).
         resume_from: continue an earlier stream whose connection dropped: start from its snapshot and
             last sequence number; feed this object the body of the resume request
             (``resume_request(response_id, starting_after=previous.last_sequence_number)``).
