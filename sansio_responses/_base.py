@@ -106,6 +106,11 @@ class EventStreamBase(Generic[E]):
         elif json_loads is _json_loads:
             json_loads = stdlib_loads  # the same results and errors, faster
         self._loads: JSONLoads = json_loads
+        # What the hot path calls first: orjson itself when it is the default (its failures then
+        # go through _load_object, i.e. through _loads and its fallback).
+        self._fast_loads: JSONLoads = (
+            _orjson_loads if json_loads is orjson_loads and _orjson_loads else json_loads
+        )
         self._decoder = SSEDecoder(max_event_size=max_event_size, report_comments=True)
         self._closed = False
         self._error: ProtocolError | None = None

@@ -298,9 +298,9 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
             self._note("done-marker", "data: [DONE] on a Responses stream", offset=offset)
             return
         try:
-            obj = self._loads(data)
+            obj = self._fast_loads(data)
         except (ValueError, RecursionError):
-            obj = self._load_object(data, offset)  # raises the located error
+            obj = self._load_object(data, offset)  # the full decoder: raises a located error
         if type(obj) is not dict:
             obj = self._load_object(data, offset)  # raises the located error
         build = _BUILDERS.get(obj.get("type"))  # parse_event, minus a call on the hot path
