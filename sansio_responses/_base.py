@@ -111,7 +111,7 @@ class EventStreamBase(Generic[E]):
         self._fast_loads: JSONLoads = (
             _orjson_loads if json_loads is orjson_loads and _orjson_loads else json_loads
         )
-        self._decoder = SSEDecoder(max_event_size=max_event_size, report_comments=True)
+        self._decoder = self._new_decoder()
         self._closed = False
         self._error: ProtocolError | None = None
 
@@ -195,8 +195,17 @@ class EventStreamBase(Generic[E]):
 
     def _reset_decoder(self) -> None:
         """Start a new body (a reconnection): fresh framing state, everything else kept."""
-        self._decoder = SSEDecoder(max_event_size=self.max_event_size, report_comments=True)
+        self._decoder = self._new_decoder()
         self._closed = False
+
+    #: Whether ``_on_message`` accepts the data as bytes (the SSE decoder then skips decoding it
+    #: when the hot-path JSON decoder is orjson, which reads UTF-8 bytes itself).
+    _BYTES_DATA = False
+
+    def _new_decoder(self) -> SSEDecoder:
+        decoder = SSEDecoder(max_event_size=self.max_event_size, report_comments=True)
+        decoder._keep_bytes = self._BYTES_DATA and self._fast_loads is _orjson_loads
+        return decoder
 
     def _fail(self, exc: ProtocolError, out: list[E]) -> None:
         self._error = exc

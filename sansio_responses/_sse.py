@@ -145,6 +145,7 @@ class SSEDecoder:
         "_heads",
         "_id_buf",
         "_in_comment",
+        "_keep_bytes",
         "_limit",
         "_line",
         "_line_start",
@@ -191,6 +192,11 @@ class SSEDecoder:
         self._first_check = self._check_at = min(self._limit, _COMPACT_EVERY)
         self._id_buf = ""
         self._types: dict[bytes, str] = {}
+        # feed_raw() returns each event's data as the bytes received (not decoded), for a JSON
+        # decoder that reads UTF-8 itself (orjson: set by ResponsesStream). Invalid UTF-8 is then
+        # the caller's to replace (decode("utf-8", "replace") gives what feed_raw returns
+        # otherwise). feed() always decodes.
+        self._keep_bytes = False
         # The same for whole "event: <type>" lines (the block path), keyed with their prefix.
         self._heads: dict[bytes, str] = {}
         self._pending_error: ProtocolError | None = None
@@ -494,6 +500,7 @@ class SSEDecoder:
         limit = self._limit
         heads = self._heads
         id_buf = self._id_buf
+        keep = self._keep_bytes
         for block in pieces:
             n = len(block)
             # A block no longer than the limit cannot take its event past it (line ends count
@@ -503,25 +510,39 @@ class SSEDecoder:
                 # exactly two lines.
                 head, sep, payload = block.partition(b"\ndata: ")
                 if sep:
-                    if head.startswith(b"event: ") and head.find(_LF) < 0 and payload.find(_LF) < 0:
-                        event = heads.get(head)
-                        if event is None:
-                            event = head[7:].decode("utf-8", "replace") or "message"
-                            if len(heads) < _TYPE_CACHE_SIZE:
-                                heads[head] = event
-                        text = payload.decode("utf-8", "replace")
+                    # A cached head was checked to be one whole "event: " line when first met.
+                    event = heads.get(head)
+                    if event is None and head.startswith(b"event: ") and head.find(_LF) < 0:
+                        event = head[7:].decode("utf-8", "replace") or "message"
+                        if len(heads) < _TYPE_CACHE_SIZE:
+                            heads[head] = event
+                    if event is not None and payload.find(_LF) < 0:
                         if full:
+                            text = payload.decode("utf-8", "replace")
                             append(ServerSentEvent(event, text, id_buf, None))
                         else:
-                            append((event, text, pos))
+                            append(
+                                (
+                                    event,
+                                    payload if keep else payload.decode("utf-8", "replace"),
+                                    pos,
+                                )
+                            )
                         pos += n + 2
                         continue
                 elif block.startswith(b"data: ") and block.find(_LF) < 0:
-                    text = block[6:].decode("utf-8", "replace")
+                    payload = block[6:]
                     if full:
+                        text = payload.decode("utf-8", "replace")
                         append(ServerSentEvent("message", text, id_buf, None))
                     else:
-                        append(("message", text, pos))
+                        append(
+                            (
+                                "message",
+                                payload if keep else payload.decode("utf-8", "replace"),
+                                pos,
+                            )
+                        )
                     pos += n + 2
                     continue
             lines = block.split(b"\n")
@@ -627,7 +648,11 @@ class SSEDecoder:
                     # One LF between values and none trailing, i.e. the buffer minus its last LF.
                     # Decoding the joined bytes equals decoding line by line (LF is ASCII).
                     raw = parts[0] if len(parts) == 1 else b"\n".join(parts)
-                    text = raw.decode("utf-8", "replace")
+                    if full or not self._keep_bytes:
+                        text = raw.decode("utf-8", "replace")
+                    else:
+                        text = raw  # type: ignore[assignment]  # (see _keep_bytes)
+                    del raw  # for one large event, keep one copy of its data alive, not two
                     if etype:
                         event = types.get(etype)
                         if event is None:

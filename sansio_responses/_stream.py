@@ -291,28 +291,38 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
 
     # -- the event loop --------------------------------------------------------------------------
 
-    def _on_message(self, event_type: str, data: str, offset: int, out: list[Any]) -> None:
-        if data == "[DONE]":
-            # Chat Completions' end marker; some compatible Responses servers send it as well.
-            self._done_marker = True
-            self._note("done-marker", "data: [DONE] on a Responses stream", offset=offset)
-            return
+    # With orjson, the data arrive as the bytes received (see EventStreamBase._BYTES_DATA).
+    _BYTES_DATA = True
+
+    def _on_message(
+        self, event_type: str, data: str | bytes | bytearray, offset: int, out: list[Any]
+    ) -> None:
         try:
-            obj = self._fast_loads(data)
+            obj = self._fast_loads(data)  # type: ignore[arg-type]
         except (ValueError, RecursionError):
+            if not isinstance(data, str):
+                data = data.decode("utf-8", "replace")  # what the event-stream rules give
+            if data == "[DONE]":
+                # Chat Completions' end marker; some compatible Responses servers send it too.
+                self._done_marker = True
+                self._note("done-marker", "data: [DONE] on a Responses stream", offset=offset)
+                return
             obj = self._load_object(data, offset)  # the full decoder: raises a located error
         if type(obj) is not dict:
+            if not isinstance(data, str):
+                data = data.decode("utf-8", "replace")
             obj = self._load_object(data, offset)  # raises the located error
         build = _BUILDERS.get(obj.get("type"))  # parse_event, minus a call on the hot path
         try:
             event = parse_event(obj) if build is None else build(obj)
         except SchemaError as exc:
             seq = obj.get("sequence_number")
+            shown = data if isinstance(data, str) else data.decode("utf-8", "replace")
             raise RemoteProtocolError(
                 f"invalid {obj.get('type')!r} event: {exc}",
                 offset=offset,
                 sequence_number=seq if type(seq) is int else None,
-                excerpt=excerpt(data),
+                excerpt=excerpt(shown),
             ) from None
         etype = event.type
         seq = event.sequence_number

@@ -154,3 +154,34 @@ def test_invalid_utf8_is_replaced_before_decoding() -> None:
     for loads in (None, json.loads):
         (event,) = sr.ResponsesStream(json_loads=loads).feed(body)
         assert event.extra["x"] == "\ufffd"
+
+
+@pytest.mark.parametrize("loads", [None, json.loads], ids=["default", "json"])
+def test_data_over_many_lines_and_chunks_decodes_the_same(loads: Any) -> None:
+    # Several data: lines (the line machine joins them), an event over 64 KiB (joined in a
+    # bytearray while buffered), CRLF line ends, a [DONE] marker and a final event without its
+    # blank line: every form the data of a Responses event can arrive in.
+    big = "x" * 70_000
+    body = (
+        b'data: {"type": "response.created",\ndata: "sequence_number": 0,\n'
+        b'data: "response": {"id": "r", "output": []}}\n\n'
+        b'event: response.in_progress\r\ndata: {"type": "response.in_progress", "sequence_number": 1,'
+        b' "response": {"id": "r", "x": "' + big.encode() + b'"}}\r\n\r\n'
+        b"data: [DONE]\n\n"
+        b'data: {"type": "response.completed", "sequence_number": 2, "response": {"id": "r",'
+        b' "status": "completed", "output": []}}\n'
+    )
+    for size in (len(body), 4096, 333):
+        stream = sr.ResponsesStream(json_loads=loads)
+        events = []
+        for i in range(0, len(body), size):
+            events += stream.feed(body[i : i + size])
+        events += stream.close()
+        assert [e.type for e in events] == [
+            "response.created",
+            "response.in_progress",
+            "response.completed",
+        ]
+        assert events[1].response.to_dict()["x"] == big
+        assert stream.outcome == "completed"
+        assert [d.code for d in stream.diagnostics] == ["done-marker", "unterminated-final-event"]
