@@ -68,6 +68,12 @@ def orjson_loads(data: str) -> Any:
 #: The default JSON decoder for event data: orjson when importable, else the standard library.
 DEFAULT_JSON_LOADS: JSONLoads = stdlib_loads if _orjson_loads is None else orjson_loads
 
+#: Event data longer than this (bytes or characters) is decoded by the standard library even when
+#: the default decoder is orjson: orjson's transient memory is about 13 times a long string's
+#: size (a 465 KB ``response.completed`` peaks at 6 MB), the standard library's about twice, and
+#: such events are few (the ``.done`` and terminal events that repeat a whole text or image).
+BIG_EVENT_DATA = 64 * 1024
+
 
 class EventStreamBase(Generic[E]):
     """Shared machinery of :class:`ResponsesStream` and :class:`ChatCompletionsStream`.
@@ -111,6 +117,8 @@ class EventStreamBase(Generic[E]):
         self._fast_loads: JSONLoads = (
             _orjson_loads if json_loads is orjson_loads and _orjson_loads else json_loads
         )
+        # ... and for data over BIG_EVENT_DATA (see there), as text.
+        self._big_loads: JSONLoads = stdlib_loads if json_loads is orjson_loads else json_loads
         self._decoder = self._new_decoder()
         self._closed = False
         self._error: ProtocolError | None = None
@@ -228,10 +236,16 @@ class EventStreamBase(Generic[E]):
         if len(self.diagnostics) < self.max_diagnostics:
             self.diagnostics.append(Diagnostic(code, message, sequence_number, offset))
 
+    def _load_big(self, data: str | bytes | bytearray) -> Any:
+        """Decode the data of a large event (over ``BIG_EVENT_DATA``) with bounded memory."""
+        if not isinstance(data, str):
+            data = data.decode("utf-8", "replace")
+        return self._big_loads(data)
+
     def _load_object(self, data: str, offset: int) -> dict[str, Any]:
         """Decode one event's data as a JSON object, or raise a located RemoteProtocolError."""
         try:
-            obj = self._loads(data)
+            obj = self._loads(data) if len(data) <= BIG_EVENT_DATA else self._big_loads(data)
         except (ValueError, RecursionError) as exc:
             raise RemoteProtocolError(
                 f"event data is not valid JSON ({exc})", offset=offset, excerpt=excerpt(data)

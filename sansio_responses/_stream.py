@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from ._accumulate import Accumulator, Text
-from ._base import DEFAULT_MAX_DIAGNOSTICS, EventStreamBase, JSONLoads
+from ._base import BIG_EVENT_DATA, DEFAULT_MAX_DIAGNOSTICS, EventStreamBase, JSONLoads
 from ._errors import LocalProtocolError, RemoteProtocolError, SchemaError, TruncatedStream, excerpt
 from ._events import (
     _BUILDERS,
@@ -298,7 +298,10 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
         self, event_type: str, data: str | bytes | bytearray, offset: int, out: list[Any]
     ) -> None:
         try:
-            obj = self._fast_loads(data)  # type: ignore[arg-type]
+            if len(data) <= BIG_EVENT_DATA:
+                obj = self._fast_loads(data)  # type: ignore[arg-type]
+            else:
+                obj = self._load_big(data)
         except (ValueError, RecursionError):
             if not isinstance(data, str):
                 data = data.decode("utf-8", "replace")  # what the event-stream rules give
