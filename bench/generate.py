@@ -20,7 +20,8 @@ Scenarios (``n`` means a different thing for each, see ``SCENARIOS``):
 ``text_logprobs``   the same with per-token ``logprobs`` carrying ``TOP_LOGPROBS`` alternatives
 ``text_gapped``     ``text`` with sequence numbers 0, 2, 4, ... (a hole after every event)
 ``text_reordered``  ``text`` with each pair of sequence numbers swapped (0, 1, 3, 2, 5, 4, ...)
-``index_jumps``     messages of 8 deltas each, each ``output_index`` 1000 after the previous one
+``text_items``      messages of 8 output_text deltas each (``n`` deltas in all)
+``index_jumps``     the same, each message's ``output_index`` 1000 after the previous one
 ``function_call``   one function_call item with ``n`` argument deltas that build a JSON object
 ``reasoning``       a reasoning item whose summary arrives in 4 parts totalling ``n`` deltas, then a
                     short message
@@ -377,10 +378,13 @@ JUMP_DELTAS = 8
 JUMP = 1000
 
 
-def _index_jumps(rng: random.Random, n: int) -> tuple[_ResponsesWriter, dict[str, str]]:
-    """Messages of ``JUMP_DELTAS`` deltas each whose ``output_index`` jumps by ``JUMP``; the
-    terminal response lists the items it has (a well-behaved server would not skip indices:
-    this is the hostile pattern of the hardening issue, for its cost per event)."""
+def _index_jumps(
+    rng: random.Random, n: int, jump: int = JUMP
+) -> tuple[_ResponsesWriter, dict[str, str]]:
+    """Messages of ``JUMP_DELTAS`` deltas each whose ``output_index`` jumps by *jump*; the
+    terminal response lists the items it has. With the default jump no well-behaved server sends
+    this (the hostile pattern of the hardening issue, for its cost per event); with ``jump=1`` it
+    is the same stream with consecutive indices (``text_items``), its baseline."""
     ids = _Ids(rng)
     obf = _Obfuscator(rng)
     lengths = _split(rng, n)
@@ -389,7 +393,7 @@ def _index_jumps(rng: random.Random, n: int) -> tuple[_ResponsesWriter, dict[str
     resp_id = ids.hex("resp_")
     _start(w, resp_id)
     items = [
-        _message(w, rng, ids, obf, deltas[start : start + JUMP_DELTAS], k * JUMP)
+        _message(w, rng, ids, obf, deltas[start : start + JUMP_DELTAS], k * jump)
         for k, start in enumerate(range(0, n, JUMP_DELTAS))
     ]
     _finish(w, resp_id, items, usage=_usage(n))
@@ -693,6 +697,11 @@ SCENARIOS: dict[str, tuple[str, str, _Builder]] = {
         "responses",
         "output_text deltas, sequence numbers 0, 1, 3, 2, 5, 4, ...",
         lambda r, n: _text(r, n, logprobs=False, numbering=_reordered),
+    ),
+    "text_items": (
+        "responses",
+        "output_text deltas, 8 per message item",
+        lambda r, n: _index_jumps(r, n, 1),
     ),
     "index_jumps": ("responses", "output_text deltas, output_index +1000 per item", _index_jumps),
     "function_call": ("responses", "argument deltas", _function_call),

@@ -72,9 +72,10 @@ def test_responses_stream_is_well_formed(scenario: str) -> None:
         assert sorted(numbers[:-1]) == positions[:-1]  # a permutation (the last has no pair)
     else:
         assert numbers == positions
-    if scenario == "index_jumps":
+    if scenario in ("index_jumps", "text_items"):
         indices = [e["output_index"] for e in events if e["type"] == "response.output_item.added"]
-        assert indices == [k * gen.JUMP for k in range(len(indices))]
+        jump = gen.JUMP if scenario == "index_jumps" else 1
+        assert indices == [k * jump for k in range(len(indices))]
         assert len(indices) == -(-_size(scenario) // gen.JUMP_DELTAS)
     assert stream.events == len(events)
     assert stream.largest_event == max(len(b) + 2 for b in stream.data.split(b"\n\n")[:-1])
@@ -117,7 +118,7 @@ def test_responses_stream_is_well_formed(scenario: str) -> None:
     deltas = [e for e in events if e["type"].endswith(".delta")]
     assert deltas
     assert all(e["obfuscation"] and 1 <= len(e["delta"]) <= 8 for e in deltas)
-    if scenario in ("text", "text_logprobs", "function_call", *gen.HOSTILE):
+    if scenario in ("text", "text_logprobs", "function_call", "text_items", *gen.HOSTILE):
         assert len(deltas) == _size(scenario)
     if scenario == "reasoning":
         assert len(summary_deltas) == _size(scenario)
