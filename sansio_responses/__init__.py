@@ -619,15 +619,18 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """Load a public name from its module on first use (PEP 562), then keep it here."""
-    module = _MODULE_OF.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(_importlib.import_module("." + module, __name__), name)
-    globals()[name] = value
-    return value
+# Defined for run time only: a module-level __getattr__ seen by a type checker would make every
+# misspelt ``sr.Name`` type-check as Any instead of an error.
+if not TYPE_CHECKING:
 
+    def __getattr__(name: str) -> Any:
+        """Load a public name from its module on first use (PEP 562), then keep it here."""
+        module = _MODULE_OF.get(name)
+        if module is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value = getattr(_importlib.import_module("." + module, __name__), name)
+        globals()[name] = value
+        return value
 
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+    def __dir__() -> list[str]:
+        return sorted({*globals(), *__all__})
