@@ -57,8 +57,8 @@ def stdlib_loads(data: str) -> Any:
 
 def orjson_loads(data: str) -> Any:
     """``orjson.loads``; what it refuses goes to the standard library, so that the same
-    documents are accepted with or without orjson (integers past 64 bits, ``NaN``, lone
-    surrogates) and errors read the same."""
+    documents are accepted with or without orjson (``NaN``, lone surrogates) and errors read the
+    same. (orjson reads an integer past 64 bits as a float: the one difference.)"""
     try:
         return _orjson_loads(data)  # type: ignore[misc]
     except ValueError:  # orjson.JSONDecodeError is a ValueError

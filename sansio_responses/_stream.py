@@ -303,6 +303,9 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
             else:
                 obj = self._load_big(data)
         except (ValueError, RecursionError):
+            obj = None
+        if type(obj) is not dict:
+            # Not JSON (or not an object): checked here, off the hot path.
             if not isinstance(data, str):
                 data = data.decode("utf-8", "replace")  # what the event-stream rules give
             if data == "[DONE]":
@@ -310,11 +313,7 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
                 self._done_marker = True
                 self._note("done-marker", "data: [DONE] on a Responses stream", offset=offset)
                 return
-            obj = self._load_object(data, offset)  # the full decoder: raises a located error
-        if type(obj) is not dict:
-            if not isinstance(data, str):
-                data = data.decode("utf-8", "replace")
-            obj = self._load_object(data, offset)  # raises the located error
+            obj = self._load_object(data, offset)  # the full decoder, or a located error
         build = _BUILDERS.get(obj.get("type"))  # parse_event, minus a call on the hot path
         try:
             event = parse_event(obj) if build is None else build(obj)

@@ -206,3 +206,13 @@ def test_large_event_data_is_decoded_with_bounded_memory() -> None:
         tracemalloc.stop()
         assert events[1].text == text
     assert peaks["default"] < 1.5 * peaks["json"]
+
+
+@pytest.mark.parametrize(
+    "loads", [None, json.loads, lambda text: text], ids=["default", "json", "lenient"]
+)
+def test_done_marker_is_recognised_whatever_the_decoder(loads: Any) -> None:
+    # A decoder that does not raise on "[DONE]" (here: returns the text) must not hide the marker.
+    stream = sr.ResponsesStream(json_loads=loads)
+    assert stream.feed(b"data: [DONE]\n\n") == []
+    assert [d.code for d in stream.diagnostics] == ["done-marker"]
