@@ -18,6 +18,10 @@ Scenarios (``n`` means a different thing for each, see ``SCENARIOS``):
 
 ``text``            one message with ``n`` output_text deltas of 1-8 characters
 ``text_logprobs``   the same with per-token ``logprobs`` carrying ``TOP_LOGPROBS`` alternatives
+``text_gapped``     ``text`` with sequence numbers 0, 2, 4, ... (a hole after every event)
+``text_reordered``  ``text`` with each pair of sequence numbers swapped (0, 1, 3, 2, 5, 4, ...)
+``text_items``      messages of 8 output_text deltas each (``n`` deltas in all)
+``index_jumps``     the same, each message's ``output_index`` 1000 after the previous one
 ``function_call``   one function_call item with ``n`` argument deltas that build a JSON object
 ``reasoning``       a reasoning item whose summary arrives in 4 parts totalling ``n`` deltas, then a
                     short message
@@ -40,6 +44,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = [
+    "HOSTILE",
+    "JUMP",
+    "JUMP_DELTAS",
     "PARTIAL_IMAGES",
     "SCENARIOS",
     "TOP_LOGPROBS",
@@ -156,13 +163,16 @@ def _cut(text: str, lengths: list[int]) -> list[str]:
 class _ResponsesWriter:
     """Writes Responses SSE blocks with consecutive sequence numbers."""
 
-    def __init__(self) -> None:
+    def __init__(self, numbering: Callable[[int], int] | None = None) -> None:
         self.blocks: list[bytes] = []
-        self.seq = 0
+        self.seq = 0  # events written so far
         self.largest = 0
+        # Event position -> the sequence_number sent (default: the position itself).
+        self._numbering = numbering
 
     def emit(self, type_: str, **fields: Any) -> None:
-        fields["sequence_number"] = self.seq
+        numbering = self._numbering
+        fields["sequence_number"] = self.seq if numbering is None else numbering(self.seq)
         self.seq += 1
         # ``type`` first, then the other keys alphabetically: the order the live API uses.
         body = {"type": type_}
@@ -331,17 +341,62 @@ def _finish(w: _ResponsesWriter, resp_id: str, output: list[dict[str, Any]], **k
     )
 
 
-def _text(rng: random.Random, n: int, *, logprobs: bool) -> tuple[_ResponsesWriter, dict[str, str]]:
+def _text(
+    rng: random.Random,
+    n: int,
+    *,
+    logprobs: bool,
+    numbering: Callable[[int], int] | None = None,
+) -> tuple[_ResponsesWriter, dict[str, str]]:
+    ids = _Ids(rng)
+    obf = _Obfuscator(rng)
+    lengths = _split(rng, n)
+    deltas = _cut(_prose(rng, sum(lengths)), lengths)
+    w = _ResponsesWriter(numbering)
+    resp_id = ids.hex("resp_")
+    top = TOP_LOGPROBS if logprobs else 0
+    _start(w, resp_id, top_logprobs=top)
+    item = _message(w, rng, ids, obf, deltas, 0, top_logprobs=top if logprobs else None)
+    _finish(w, resp_id, [item], usage=_usage(n), top_logprobs=top)
+    return w, {"output_text": "".join(deltas)}
+
+
+def _gapped(position: int) -> int:
+    """Sequence numbers with a hole after each one: 0, 2, 4, ..."""
+    return 2 * position
+
+
+def _reordered(position: int) -> int:
+    """Each pair of numbers swapped after the first two events: 0, 1, 3, 2, 5, 4, ..."""
+    return position if position < 2 else position ^ 1
+
+
+#: Output items of the ``index_jumps`` scenario each take this many deltas.
+JUMP_DELTAS = 8
+#: ... and sit this many ``output_index`` slots after the previous one (under the 1024 slots the
+#: accumulator pads before it treats a jump as hostile).
+JUMP = 1000
+
+
+def _index_jumps(
+    rng: random.Random, n: int, jump: int = JUMP
+) -> tuple[_ResponsesWriter, dict[str, str]]:
+    """Messages of ``JUMP_DELTAS`` deltas each whose ``output_index`` jumps by *jump*; the
+    terminal response lists the items it has. With the default jump no well-behaved server sends
+    this (the hostile pattern of the hardening issue, for its cost per event); with ``jump=1`` it
+    is the same stream with consecutive indices (``text_items``), its baseline."""
     ids = _Ids(rng)
     obf = _Obfuscator(rng)
     lengths = _split(rng, n)
     deltas = _cut(_prose(rng, sum(lengths)), lengths)
     w = _ResponsesWriter()
     resp_id = ids.hex("resp_")
-    top = TOP_LOGPROBS if logprobs else 0
-    _start(w, resp_id, top_logprobs=top)
-    item = _message(w, rng, ids, obf, deltas, 0, top_logprobs=top if logprobs else None)
-    _finish(w, resp_id, [item], usage=_usage(n), top_logprobs=top)
+    _start(w, resp_id)
+    items = [
+        _message(w, rng, ids, obf, deltas[start : start + JUMP_DELTAS], k * jump)
+        for k, start in enumerate(range(0, n, JUMP_DELTAS))
+    ]
+    _finish(w, resp_id, items, usage=_usage(n))
     return w, {"output_text": "".join(deltas)}
 
 
@@ -633,12 +688,34 @@ SCENARIOS: dict[str, tuple[str, str, _Builder]] = {
         "output_text deltas with logprobs",
         lambda r, n: _text(r, n, logprobs=True),
     ),
+    "text_gapped": (
+        "responses",
+        "output_text deltas, sequence numbers 0, 2, 4, ...",
+        lambda r, n: _text(r, n, logprobs=False, numbering=_gapped),
+    ),
+    "text_reordered": (
+        "responses",
+        "output_text deltas, sequence numbers 0, 1, 3, 2, 5, 4, ...",
+        lambda r, n: _text(r, n, logprobs=False, numbering=_reordered),
+    ),
+    "text_items": (
+        "responses",
+        "output_text deltas, 8 per message item",
+        lambda r, n: _index_jumps(r, n, 1),
+    ),
+    "index_jumps": ("responses", "output_text deltas, output_index +1000 per item", _index_jumps),
     "function_call": ("responses", "argument deltas", _function_call),
     "reasoning": ("responses", "reasoning summary deltas", _reasoning),
     "image": ("responses", "base64 characters per image event", _image),
     "chat_text": ("chat", "content chunks", _chat_text),
     "chat_tools": ("chat", "tool-call argument chunks", _chat_tools),
 }
+
+
+#: Scenarios whose sequence numbers or indices no well-behaved server sends (the hardening
+#: issue's hostile patterns): the official SDK cannot apply ``index_jumps`` (it indexes its
+#: output list by ``output_index``) and is not run on them.
+HOSTILE = frozenset({"text_gapped", "text_reordered", "index_jumps"})
 
 
 def generate(scenario: str, n: int, *, seed: int = 0) -> GeneratedStream:

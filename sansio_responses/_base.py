@@ -13,6 +13,7 @@ attached to the exception as ``exc.events`` so nothing already decoded is lost.
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 from collections.abc import Callable
@@ -52,6 +53,49 @@ def too_deep(value: Any, limit: int) -> bool:
 E = TypeVar("E")
 JSONLoads = Callable[[str], Any]
 
+_orjson_loads: Callable[[str], Any] | None
+try:  # optional (the ``fast`` extra): used automatically when it is importable
+    _orjson_loads = importlib.import_module("orjson").loads
+except ImportError:  # pragma: no cover - depends on the environment
+    _orjson_loads = None
+
+_json_loads = json.loads
+# The standard library's C scanner, called directly: ``json.loads`` spends about half its time
+# on a whitespace regex and two Python-level calls around it, for a small event.
+_scan_once: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
+
+
+def stdlib_loads(data: str) -> Any:
+    """:func:`json.loads` for a document without surrounding whitespace, faster; otherwise (and
+    for every error, so that messages are the standard library's own) ``json.loads`` itself."""
+    try:
+        obj, end = _scan_once(data, 0)
+    except (StopIteration, ValueError):
+        return _json_loads(data)
+    if end != len(data):
+        return _json_loads(data)
+    return obj
+
+
+def orjson_loads(data: str) -> Any:
+    """``orjson.loads``; what it refuses goes to the standard library, so that the same
+    documents are accepted with or without orjson (``NaN``, lone surrogates) and errors read the
+    same. (orjson reads an integer past 64 bits as a float: the one difference.)"""
+    try:
+        return _orjson_loads(data)  # type: ignore[misc]
+    except ValueError:  # orjson.JSONDecodeError is a ValueError
+        return stdlib_loads(data)
+
+
+#: The default JSON decoder for event data: orjson when importable, else the standard library.
+DEFAULT_JSON_LOADS: JSONLoads = stdlib_loads if _orjson_loads is None else orjson_loads
+
+#: Event data longer than this (bytes or characters) is decoded by the standard library even when
+#: the default decoder is orjson: orjson's transient memory is about 13 times a long string's
+#: size (a 465 KB ``response.completed`` peaks at 6 MB), the standard library's about twice, and
+#: such events are few (the ``.done`` and terminal events that repeat a whole text or image).
+BIG_EVENT_DATA = 64 * 1024
+
 
 class EventStreamBase(Generic[E]):
     """Shared machinery of :class:`ResponsesStream` and :class:`ChatCompletionsStream`.
@@ -62,8 +106,10 @@ class EventStreamBase(Generic[E]):
         strict: raise :class:`RemoteProtocolError` for every anomaly that is otherwise tolerated and
             recorded in :attr:`diagnostics`.
         max_diagnostics: how many :class:`Diagnostic` records to keep (counts are always complete).
-        json_loads: the JSON decoder for event data (default :func:`json.loads`; ``orjson.loads`` is a
-            drop-in, faster choice). It must raise :class:`ValueError` on invalid input.
+        json_loads: the JSON decoder for event data. By default ``orjson`` when it is importable
+            (the ``fast`` extra), falling back to the standard library for what orjson refuses, so
+            the same documents are accepted either way; else :func:`json.loads` (called through
+            its C scanner). It must raise :class:`ValueError` on invalid input.
         max_nesting_depth: the deepest nesting of arrays and objects accepted in one event's data
             (default 256; the event object is level 1); deeper data is a located
             :class:`RemoteProtocolError`. ``None`` leaves only the JSON decoder's own limit (about
@@ -95,8 +141,19 @@ class EventStreamBase(Generic[E]):
         self.diagnostic_counts: dict[str, int] = {}
         #: ``None`` while the outcome is open; then a string naming how the stream ended.
         self.outcome: str | None = None
-        self._loads: JSONLoads = json_loads if json_loads is not None else json.loads
-        self._decoder = SSEDecoder(max_event_size=max_event_size, report_comments=True)
+        if json_loads is None:
+            json_loads = DEFAULT_JSON_LOADS
+        elif json_loads is _json_loads:
+            json_loads = stdlib_loads  # the same results and errors, faster
+        self._loads: JSONLoads = json_loads
+        # What the hot path calls first: orjson itself when it is the default (its failures then
+        # go through _load_object, i.e. through _loads and its fallback).
+        self._fast_loads: JSONLoads = (
+            _orjson_loads if json_loads is orjson_loads and _orjson_loads else json_loads
+        )
+        # ... and for data over BIG_EVENT_DATA (see there), as text.
+        self._big_loads: JSONLoads = stdlib_loads if json_loads is orjson_loads else json_loads
+        self._decoder = self._new_decoder()
         self._closed = False
         self._error: ProtocolError | None = None
 
@@ -185,8 +242,17 @@ class EventStreamBase(Generic[E]):
 
     def _reset_decoder(self) -> None:
         """Start a new body (a reconnection): fresh framing state, everything else kept."""
-        self._decoder = SSEDecoder(max_event_size=self.max_event_size, report_comments=True)
+        self._decoder = self._new_decoder()
         self._closed = False
+
+    #: Whether ``_on_message`` accepts the data as bytes (the SSE decoder then skips decoding it
+    #: when the hot-path JSON decoder is orjson, which reads UTF-8 bytes itself).
+    _BYTES_DATA = False
+
+    def _new_decoder(self) -> SSEDecoder:
+        decoder = SSEDecoder(max_event_size=self.max_event_size, report_comments=True)
+        decoder._keep_bytes = self._BYTES_DATA and self._fast_loads is _orjson_loads
+        return decoder
 
     def _fail(self, exc: ProtocolError, out: list[E]) -> None:
         self._error = exc
@@ -209,10 +275,16 @@ class EventStreamBase(Generic[E]):
         if len(self.diagnostics) < self.max_diagnostics:
             self.diagnostics.append(Diagnostic(code, message, sequence_number, offset))
 
+    def _load_big(self, data: str | bytes | bytearray) -> Any:
+        """Decode the data of a large event (over ``BIG_EVENT_DATA``) with bounded memory."""
+        if not isinstance(data, str):
+            data = data.decode("utf-8", "replace")
+        return self._big_loads(data)
+
     def _load_object(self, data: str, offset: int) -> dict[str, Any]:
         """Decode one event's data as a JSON object, or raise a located RemoteProtocolError."""
         try:
-            obj = self._loads(data)
+            obj = self._loads(data) if len(data) <= BIG_EVENT_DATA else self._big_loads(data)
         except RecursionError:
             raise self._deep_error(data, offset) from None
         except ValueError as exc:
@@ -229,15 +301,24 @@ class EventStreamBase(Generic[E]):
             self._check_depth(obj, data, offset)
         return obj
 
-    def _check_depth(self, obj: dict[str, Any], data: str, offset: int) -> None:
+    def _check_depth(self, obj: dict[str, Any], data: str | bytes | bytearray, offset: int) -> None:
         """Raise a located error when *obj* nests deeper than ``max_nesting_depth``."""
         limit = self.max_nesting_depth
+        if limit is None:
+            return
         # Counting brackets runs at C speed and bounds the depth from above: the walk over the
         # tree is only needed for large events with many containers (and stops at the limit).
-        if limit is not None and data.count("{") + data.count("[") > limit and too_deep(obj, limit):
+        # (The data are bytes on the orjson path, see _BYTES_DATA.)
+        if isinstance(data, str):
+            brackets = data.count("{") + data.count("[")
+        else:
+            brackets = data.count(b"{") + data.count(b"[")
+        if brackets > limit and too_deep(obj, limit):
             raise self._deep_error(data, offset)
 
-    def _deep_error(self, data: str, offset: int) -> RemoteProtocolError:
+    def _deep_error(self, data: str | bytes | bytearray, offset: int) -> RemoteProtocolError:
+        if not isinstance(data, str):
+            data = data.decode("utf-8", "replace")
         limit = self.max_nesting_depth
         bound = "the JSON decoder's limit" if limit is None else f"max_nesting_depth ({limit})"
         return RemoteProtocolError(

@@ -346,7 +346,8 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
         strict: raise :class:`RemoteProtocolError` for each tolerated anomaly instead of recording a
             diagnostic.
         max_diagnostics: how many diagnostics to keep (``diagnostic_counts`` is always complete).
-        json_loads: JSON decoder for event data (default :func:`json.loads`).
+        json_loads: JSON decoder for event data (default: orjson when importable, else the
+            standard library).
         response_format: the request's structured output: a type (an attrs class, dataclass,
             TypedDict, pydantic model, or any callable taking the decoded JSON, as
             ``text_format`` in :class:`ResponsesStream`), or the API's ``{"type":

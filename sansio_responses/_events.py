@@ -204,6 +204,33 @@ def _setters(cls: type[Any], *names: str) -> tuple[_Setter, ...]:
     return tuple(getattr(cls, name).__set__ for name in names)
 
 
+def _twin(cls: type[Any]) -> type[Any]:
+    """A subclass of the frozen event class *cls* that allows plain attribute assignment.
+
+    The hot-path constructors build an instance of it with ordinary ``self.x = v`` stores (which
+    CPython specialises for slots: a fraction of the cost of a descriptor call or of attrs'
+    ``object.__setattr__`` per field), then set ``__class__`` to *cls*: the twin adds no slots,
+    so the layout is the same and the result is exactly a frozen *cls* instance.
+    """
+    twin = _TWINS.get(cls)
+    if twin is None:
+        twin = _TWINS[cls] = type(
+            f"_Mutable{cls.__name__}",
+            (cls,),
+            {
+                "__slots__": (),
+                # Both, so that CPython uses its generic (specialisable) attribute setter.
+                "__setattr__": object.__setattr__,
+                "__delattr__": object.__delattr__,
+                "__module__": __name__,
+            },
+        )
+    return twin
+
+
+_TWINS: dict[type[Any], type[Any]] = {}
+
+
 def _build(cls: type[_E], d: dict[str, Any]) -> _E:
     """Generic constructor: validate *d* against ``cls._SPEC`` and build the event.
 
@@ -534,26 +561,19 @@ class ResponseTextDeltaEvent(_Event, _Snapshot, _Parsed):
             or (logprobs is not None and logprobs.__class__ is not list)
         ):
             return _build(cls, d)  # raises SchemaError naming the field
-        self = object.__new__(cls)
-        s_type, s_seq, s_data, s_id, s_out, s_cont, s_delta, s_lp, s_snap, s_parsed = _TEXT_DELTA
-        s_type(self, d["type"])
-        s_seq(self, seq)
-        s_data(self, d)
-        s_id(self, item_id)
-        s_out(self, output_index)
-        s_cont(self, content_index)
-        s_delta(self, delta)
-        s_lp(self, logprobs)
-        s_snap(self, None)
-        s_parsed(self, None)
-        return self
-
-
-_TEXT_DELTA = _setters(
-    ResponseTextDeltaEvent,
-    *("type", "sequence_number", "_data", "item_id", "output_index", "content_index"),
-    *("delta", "logprobs", "_snapshot_fn", "_parsed_fn"),
-)
+        self = object.__new__(_TWINS.get(cls) or _twin(cls))
+        self.type = d["type"]
+        self.sequence_number = seq
+        self._data = d
+        self.item_id = item_id
+        self.output_index = output_index
+        self.content_index = content_index
+        self.delta = delta
+        self.logprobs = logprobs
+        self._snapshot_fn = None
+        self._parsed_fn = None
+        self.__class__ = cls
+        return self  # type: ignore[no-any-return]
 
 
 @_event("response.output_text.done")
@@ -592,11 +612,9 @@ class ResponseOutputTextAnnotationAddedEvent(_Event):
 # --- deltas of one part: refusal and reasoning text (item_id, output_index, content_index) --------
 
 
-def _part_delta(cls: type[_E], d: dict[str, Any], index: str, setters: tuple[_Setter, ...]) -> _E:
+def _part_delta(cls: type[_E], d: dict[str, Any], index: str) -> _E:
     """Hot-path constructor of the deltas located by an item and one part index (*index*: the
-    ``content_index`` or ``summary_index`` wire name); *setters* are the slots in the order
-    type, sequence_number, _data, item_id, output_index, <index>, delta, _snapshot_fn, _parsed_fn.
-    """
+    ``content_index`` or ``summary_index`` wire name)."""
     get = d.get
     seq = get("sequence_number")
     item_id = get("item_id")
@@ -611,18 +629,21 @@ def _part_delta(cls: type[_E], d: dict[str, Any], index: str, setters: tuple[_Se
         or (part_index is not None and part_index.__class__ is not int)
     ):
         return _build(cls, d)
-    self = object.__new__(cls)
-    s_type, s_seq, s_data, s_id, s_out, s_index, s_delta, s_snap, s_parsed = setters
-    s_type(self, d["type"])
-    s_seq(self, seq)
-    s_data(self, d)
-    s_id(self, item_id)
-    s_out(self, output_index)
-    s_index(self, part_index)
-    s_delta(self, delta)
-    s_snap(self, None)
-    s_parsed(self, None)
-    return self
+    self = object.__new__(_TWINS.get(cls) or _twin(cls))
+    self.type = d["type"]
+    self.sequence_number = seq
+    self._data = d
+    self.item_id = item_id
+    self.output_index = output_index
+    if index == "content_index":
+        self.content_index = part_index
+    else:
+        self.summary_index = part_index
+    self.delta = delta
+    self._snapshot_fn = None
+    self._parsed_fn = None
+    self.__class__ = cls
+    return self  # type: ignore[no-any-return]
 
 
 @attrs.frozen
@@ -640,14 +661,7 @@ class _ContentDeltaEvent(_Event, _Snapshot, _Parsed):
 
     @classmethod
     def _from_wire(cls, d: dict[str, Any]) -> _ContentDeltaEvent:
-        return _part_delta(cls, d, "content_index", _CONTENT_DELTA)
-
-
-_CONTENT_DELTA = _setters(
-    _ContentDeltaEvent,
-    *("type", "sequence_number", "_data", "item_id", "output_index", "content_index", "delta"),
-    *("_snapshot_fn", "_parsed_fn"),
-)
+        return _part_delta(cls, d, "content_index")
 
 
 @_event("response.refusal.delta")
@@ -749,14 +763,7 @@ class ResponseReasoningSummaryTextDeltaEvent(_Event, _Snapshot, _Parsed):
 
     @classmethod
     def _from_wire(cls, d: dict[str, Any]) -> ResponseReasoningSummaryTextDeltaEvent:
-        return _part_delta(cls, d, "summary_index", _SUMMARY_DELTA)
-
-
-_SUMMARY_DELTA = _setters(
-    ResponseReasoningSummaryTextDeltaEvent,
-    *("type", "sequence_number", "_data", "item_id", "output_index", "summary_index", "delta"),
-    *("_snapshot_fn", "_parsed_fn"),
-)
+        return _part_delta(cls, d, "summary_index")
 
 
 @_event("response.reasoning_summary_text.done")
@@ -802,24 +809,17 @@ class _ItemDeltaEvent(_Event, _Snapshot, _Parsed):
             or (output_index is not None and output_index.__class__ is not int)
         ):
             return _build(cls, d)
-        self = object.__new__(cls)
-        s_type, s_seq, s_data, s_id, s_out, s_delta, s_snap, s_parsed = _ITEM_DELTA
-        s_type(self, d["type"])
-        s_seq(self, seq)
-        s_data(self, d)
-        s_id(self, item_id)
-        s_out(self, output_index)
-        s_delta(self, delta)
-        s_snap(self, None)
-        s_parsed(self, None)
-        return self
-
-
-_ITEM_DELTA = _setters(
-    _ItemDeltaEvent,
-    *("type", "sequence_number", "_data", "item_id", "output_index", "delta"),
-    *("_snapshot_fn", "_parsed_fn"),
-)
+        self = object.__new__(_TWINS.get(cls) or _twin(cls))
+        self.type = d["type"]
+        self.sequence_number = seq
+        self._data = d
+        self.item_id = item_id
+        self.output_index = output_index
+        self.delta = delta
+        self._snapshot_fn = None
+        self._parsed_fn = None
+        self.__class__ = cls
+        return self  # type: ignore[no-any-return]
 
 
 @_event("response.function_call_arguments.delta")

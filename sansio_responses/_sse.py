@@ -142,8 +142,10 @@ class SSEDecoder:
         "_etype",
         "_first_check",
         "_head",
+        "_heads",
         "_id_buf",
         "_in_comment",
+        "_keep_bytes",
         "_limit",
         "_line",
         "_line_start",
@@ -190,6 +192,13 @@ class SSEDecoder:
         self._first_check = self._check_at = min(self._limit, _COMPACT_EVERY)
         self._id_buf = ""
         self._types: dict[bytes, str] = {}
+        # feed_raw() returns each event's data as the bytes received (not decoded), for a JSON
+        # decoder that reads UTF-8 itself (orjson: set by ResponsesStream). Invalid UTF-8 is then
+        # the caller's to replace (decode("utf-8", "replace") gives what feed_raw returns
+        # otherwise). feed() always decodes.
+        self._keep_bytes = False
+        # The same for whole "event: <type>" lines (the block path), keyed with their prefix.
+        self._heads: dict[bytes, str] = {}
         self._pending_error: ProtocolError | None = None
         self._broken: str | None = None
         # False when feed_raw() may take its shortcut: not closed or failed, BOM decided, no LF to
@@ -270,7 +279,8 @@ class SSEDecoder:
         self._line = bytearray()
         last_id, reconnection = self.last_event_id, self.reconnection_time
         lines = [pending, b""] if pending else [b""]
-        events, _ = self._lines(lines, repeat(1), self._line_start, True)
+        events: list[Any] = []
+        self._lines(lines, repeat(1), self._line_start, True, events)
         self.last_event_id, self.reconnection_time = last_id, reconnection
         self.discarded = events[0] if events else None
         return []
@@ -377,7 +387,13 @@ class SSEDecoder:
                 return self._fail(self._too_large(start), [])
             self._line += memoryview(data)[i:] if i else data
             return []
-        seps: Iterable[int]
+        seps: list[int] | repeat[int]
+        if cr < 0 and not i:
+            # Commonest case of all (what the OpenAI API sends): LF-only line endings with at
+            # least one blank line in the chunk. Whole blocks are read at once (_blocks).
+            end = data.rfind(b"\n\n")
+            if end >= 0:
+                return self._blocks(data, base, full)
         if cr < 0:
             # Common case: LF-only line endings, split at C speed.
             # Splitting the whole chunk avoids copying it into a slice first.
@@ -403,11 +419,14 @@ class SSEDecoder:
             if cr == n - 1:
                 self._skip_lf = self._slow = True
         pos = self._line_start
+        out: list[Any] = []
         if self._in_comment:
-            # The rest of a comment line: count it as one comment line, keep offsets exact.
+            # The rest of a comment line begun in an earlier chunk: one comment line, reported
+            # at the offset where it began, then skipped.
             self._in_comment = False
-            pos = base + i + len(lines[0]) - 1
-            lines[0] = b":"
+            self._end_comment(pos, full, out)
+            pos = base + i + len(lines[0]) + (seps.pop(0) if isinstance(seps, list) else next(seps))
+            del lines[0]
         elif self._line:
             # Check before copying the rest of the open line in.
             if self._block_size + len(self._line) + len(lines[0]) > self._limit:
@@ -416,7 +435,7 @@ class SSEDecoder:
             self._line += lines[0]
             lines[0] = bytes(self._line)
             self._line = bytearray()
-        out, error = self._lines(lines, seps, pos, full)
+        error = self._lines(lines, seps, pos, full, out)
         if error is not None:
             return self._fail(error, out)
         # The tail after the last line end opens the next line.
@@ -431,11 +450,142 @@ class SSEDecoder:
                 self._line = bytearray(memoryview(data)[last + 1 :])
         return out
 
-    def _lines(
-        self, lines: list[bytes], seps: Iterable[int], pos: int, full: bool
-    ) -> tuple[list[Any], ProtocolError | None]:
-        """Interpret complete *lines* (WHATWG §9.2.6); *pos* is the first line's offset."""
+    def _end_comment(self, start: int, full: bool, out: list[Any]) -> None:
+        """Count (and report, for feed_raw) a comment line begun at *start* in an earlier chunk."""
+        self.comments += 1
+        if self._report_comments and not full:
+            out.append(("", "", start))
+
+    def _blocks(self, data: bytes, base: int, full: bool) -> list[Any]:
+        """Feed an LF-only chunk that holds at least one blank line (``data[0]`` at *base*).
+
+        The chunk is cut on blank lines once; each complete block that is exactly
+        ``event: <type>\\ndata: <payload>`` or ``data: <payload>`` (what the OpenAI API sends) is
+        dispatched straight from its bytes, without the line-by-line loop. Everything else (the
+        rest of a block begun in an earlier chunk, comments, ``id:``/``retry:`` fields, several
+        ``data:`` lines, a field without its space, extra blank lines, a block longer than the
+        limit) goes through :meth:`_lines`, so the result is the line machine's, whatever the
+        chunking. The part after the last blank line opens the next block, as in :meth:`_feed`.
+        """
+        pieces = data.split(b"\n\n")
+        tail = pieces.pop()  # after the last blank line: the start of the next block
         out: list[Any] = []
+        append = out.append
+        pos = base
+        lines: list[bytes]
+        if self._line or self._in_comment or self._block_start >= 0:
+            # A block (or line) begun in an earlier chunk: its end takes the line machine, which
+            # also joins the open line and checks the limit. Its last line and the blank line:
+            lines = pieces[0].split(b"\n")
+            lines.append(b"")
+            first = len(pieces[0])
+            line_pos = self._line_start
+            if self._in_comment:
+                # The rest of a comment line: one comment line, as in _feed.
+                self._in_comment = False
+                self._end_comment(line_pos, full, out)
+                line_pos = base + len(lines[0]) + 1
+                del lines[0]
+            elif self._line:
+                if self._block_size + len(self._line) + len(lines[0]) > self._limit:
+                    start = self._block_start if self._block_start >= 0 else line_pos
+                    return self._fail(self._too_large(start), out)
+                self._line += lines[0]
+                lines[0] = bytes(self._line)
+                self._line = bytearray()
+            error = self._lines(lines, repeat(1), line_pos, full, out)
+            if error is not None:
+                return self._fail(error, out)
+            pos += first + 2
+            del pieces[0]
+        # From here on every block starts at a block boundary: no open line, nothing buffered.
+        limit = self._limit
+        heads = self._heads
+        id_buf = self._id_buf
+        keep = self._keep_bytes
+        for block in pieces:
+            n = len(block)
+            # A block no longer than the limit cannot take its event past it (line ends count
+            # towards n but not towards the limit); a longer one takes the line machine's check.
+            if n <= limit:
+                # One C call cuts the commonest shape; the checks then make sure that it is
+                # exactly two lines.
+                head, sep, payload = block.partition(b"\ndata: ")
+                if sep:
+                    # A cached head was checked to be one whole "event: " line when first met.
+                    event = heads.get(head)
+                    if event is None and head.startswith(b"event: ") and head.find(_LF) < 0:
+                        event = head[7:].decode("utf-8", "replace") or "message"
+                        if len(heads) < _TYPE_CACHE_SIZE:
+                            heads[head] = event
+                    if event is not None and payload.find(_LF) < 0:
+                        if full:
+                            text = payload.decode("utf-8", "replace")
+                            append(ServerSentEvent(event, text, id_buf, None))
+                        else:
+                            append(
+                                (
+                                    event,
+                                    payload if keep else payload.decode("utf-8", "replace"),
+                                    pos,
+                                )
+                            )
+                        pos += n + 2
+                        continue
+                elif block.startswith(b"data: ") and block.find(_LF) < 0:
+                    payload = block[6:]
+                    if full:
+                        text = payload.decode("utf-8", "replace")
+                        append(ServerSentEvent("message", text, id_buf, None))
+                    else:
+                        append(
+                            (
+                                "message",
+                                payload if keep else payload.decode("utf-8", "replace"),
+                                pos,
+                            )
+                        )
+                    pos += n + 2
+                    continue
+            lines = block.split(b"\n")
+            lines.append(b"")
+            error = self._lines(lines, repeat(1), pos, full, out)
+            if error is not None:
+                return self._fail(error, out)
+            id_buf = self._id_buf
+            pos += n + 2
+        # Every blank line sets the last event ID from the ID buffer (WHATWG §9.2.6).
+        self.last_event_id = id_buf
+        # The tail opens the next block: its complete lines (if any) take the line machine.
+        self._line_start = pos
+        if not tail:
+            return out
+        lf = tail.rfind(_LF)
+        if lf >= 0:
+            lines = tail[:lf].split(b"\n")
+            error = self._lines(lines, repeat(1), pos, full, out)
+            if error is not None:
+                return self._fail(error, out)
+            pos += lf + 1
+            self._line_start = pos
+            if lf + 1 == len(tail):
+                return out
+        rest = tail[lf + 1 :] if lf >= 0 else tail
+        if rest[0] == _COLON:
+            self._in_comment = True
+        elif self._block_size + len(rest) > self._limit:
+            bstart = self._block_start if self._block_start >= 0 else pos
+            return self._fail(self._too_large(bstart), out)
+        else:
+            self._line = bytearray(rest)
+        return out
+
+    def _lines(
+        self, lines: list[bytes], seps: Iterable[int], pos: int, full: bool, out: list[Any]
+    ) -> ProtocolError | None:
+        """Interpret complete *lines* (WHATWG §9.2.6), appending to *out*; return an error that
+        stops them (the caller raises it after the events in *out*). *pos* is the first line's
+        offset."""
         append = out.append
         parts = self._data
         etype = self._etype
@@ -500,7 +650,11 @@ class SSEDecoder:
                     # One LF between values and none trailing, i.e. the buffer minus its last LF.
                     # Decoding the joined bytes equals decoding line by line (LF is ASCII).
                     raw = parts[0] if len(parts) == 1 else b"\n".join(parts)
-                    text = raw.decode("utf-8", "replace")
+                    if full or not self._keep_bytes:
+                        text = raw.decode("utf-8", "replace")
+                    else:
+                        text = raw  # type: ignore[assignment]  # (see _keep_bytes)
+                    del raw  # for one large event, keep one copy of its data alive, not two
                     if etype:
                         event = types.get(etype)
                         if event is None:
@@ -528,4 +682,4 @@ class SSEDecoder:
         self._block_start = start
         self._id_buf = id_buf
         self.comments += ncomments
-        return out, error
+        return error

@@ -29,7 +29,13 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from ._accumulate import DEFAULT_MAX_OUTPUT_ITEMS, Accumulator, Text, clone
-from ._base import DEFAULT_MAX_DIAGNOSTICS, DEFAULT_MAX_NESTING_DEPTH, EventStreamBase, JSONLoads
+from ._base import (
+    BIG_EVENT_DATA,
+    DEFAULT_MAX_DIAGNOSTICS,
+    DEFAULT_MAX_NESTING_DEPTH,
+    EventStreamBase,
+    JSONLoads,
+)
 from ._errors import LocalProtocolError, RemoteProtocolError, SchemaError, TruncatedStream, excerpt
 from ._events import (
     _BUILDERS,
@@ -175,7 +181,8 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
             (default 32 MiB: real ``response.completed`` and image events run to megabytes).
         strict: turn every tolerated anomaly into a :class:`RemoteProtocolError`.
         max_diagnostics: how many :class:`Diagnostic` records are kept.
-        json_loads: JSON decoder for the event data (``orjson.loads`` is a faster drop-in).
+        json_loads: JSON decoder for the event data (default: orjson when importable, else the
+            standard library).
         resume_from: continue an earlier stream whose connection dropped: start from its snapshot and
             last sequence number; feed this object the body of the resume request
             (``resume_request(response_id, starting_after=previous.last_sequence_number)``).
@@ -338,18 +345,29 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
 
     # -- the event loop --------------------------------------------------------------------------
 
-    def _on_message(self, event_type: str, data: str, offset: int, out: list[Any]) -> None:
-        if data == "[DONE]":
-            # Chat Completions' end marker; some compatible Responses servers send it as well.
-            self._done_marker = True
-            self._note("done-marker", "data: [DONE] on a Responses stream", offset=offset)
-            return
+    # With orjson, the data arrive as the bytes received (see EventStreamBase._BYTES_DATA).
+    _BYTES_DATA = True
+
+    def _on_message(
+        self, event_type: str, data: str | bytes | bytearray, offset: int, out: list[Any]
+    ) -> None:
         try:
-            obj = self._loads(data)
+            if len(data) <= BIG_EVENT_DATA:
+                obj = self._fast_loads(data)  # type: ignore[arg-type]
+            else:
+                obj = self._load_big(data)
         except (ValueError, RecursionError):
-            obj = self._load_object(data, offset)  # raises the located error
+            obj = None
         if type(obj) is not dict:
-            obj = self._load_object(data, offset)  # raises the located error
+            # Not JSON (or not an object): checked here, off the hot path.
+            if not isinstance(data, str):
+                data = data.decode("utf-8", "replace")  # what the event-stream rules give
+            if data == "[DONE]":
+                # Chat Completions' end marker; some compatible Responses servers send it too.
+                self._done_marker = True
+                self._note("done-marker", "data: [DONE] on a Responses stream", offset=offset)
+                return
+            obj = self._load_object(data, offset)  # the full decoder, or a located error
         if len(data) > self._deep_len:  # only long data can nest deeper than the limit
             self._check_depth(obj, data, offset)
         try:  # parse_event, minus a call on the hot path
@@ -360,11 +378,12 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
             event = parse_event(obj) if build is None else build(obj)
         except SchemaError as exc:
             seq = obj.get("sequence_number")
+            shown = data if isinstance(data, str) else data.decode("utf-8", "replace")
             raise RemoteProtocolError(
                 f"invalid {obj.get('type')!r} event: {exc}",
                 offset=offset,
                 sequence_number=seq if type(seq) is int else None,
-                excerpt=excerpt(data),
+                excerpt=excerpt(shown),
             ) from None
         etype = event.type
         seq = event.sequence_number

@@ -63,7 +63,20 @@ def _responses_events(data: bytes) -> list[dict[str, Any]]:
 def test_responses_stream_is_well_formed(scenario: str) -> None:
     stream = gen.generate(scenario, _size(scenario))
     events = _responses_events(stream.data)
-    assert [e["sequence_number"] for e in events] == list(range(len(events)))
+    numbers = [e["sequence_number"] for e in events]
+    positions = list(range(len(events)))
+    if scenario == "text_gapped":
+        assert numbers == [2 * k for k in positions]
+    elif scenario == "text_reordered":
+        assert numbers == [*positions[:2], *(k ^ 1 for k in positions[2:])]
+        assert sorted(numbers[:-1]) == positions[:-1]  # a permutation (the last has no pair)
+    else:
+        assert numbers == positions
+    if scenario in ("index_jumps", "text_items"):
+        indices = [e["output_index"] for e in events if e["type"] == "response.output_item.added"]
+        jump = gen.JUMP if scenario == "index_jumps" else 1
+        assert indices == [k * jump for k in range(len(indices))]
+        assert len(indices) == -(-_size(scenario) // gen.JUMP_DELTAS)
     assert stream.events == len(events)
     assert stream.largest_event == max(len(b) + 2 for b in stream.data.split(b"\n\n")[:-1])
     assert events[0]["type"] == "response.created"
@@ -105,7 +118,7 @@ def test_responses_stream_is_well_formed(scenario: str) -> None:
     deltas = [e for e in events if e["type"].endswith(".delta")]
     assert deltas
     assert all(e["obfuscation"] and 1 <= len(e["delta"]) <= 8 for e in deltas)
-    if scenario in ("text", "text_logprobs", "function_call"):
+    if scenario in ("text", "text_logprobs", "function_call", "text_items", *gen.HOSTILE):
         assert len(deltas) == _size(scenario)
     if scenario == "reasoning":
         assert len(summary_deltas) == _size(scenario)
