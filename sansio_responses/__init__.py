@@ -11,7 +11,17 @@ import importlib as _importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # type checkers and IDEs see every name here; run time loads them lazily
+    from ._accumulate import (
+        ACCUMULATION_RULES,
+        DEFAULT_MAX_OUTPUT_ITEMS,
+    )
+    from ._base import (
+        DEFAULT_MAX_DIAGNOSTICS,
+        DEFAULT_MAX_NESTING_DEPTH,
+    )
     from ._chat import (
+        DEFAULT_MAX_CHOICES,
+        DEFAULT_MAX_TOOL_CALLS,
         ChatCompletionsStream,
         ChatEvent,
     )
@@ -204,9 +214,11 @@ if TYPE_CHECKING:  # type checkers and IDEs see every name here; run time loads 
         SSEDecoder,
     )
     from ._stream import (
+        DEFAULT_SEQUENCE_WINDOW,
         OUTCOMES,
         STATE_TABLE,
         ResponsesStream,
+        format_accumulation_rules,
         format_state_table,
         print_state_table,
     )
@@ -231,7 +243,17 @@ if TYPE_CHECKING:  # type checkers and IDEs see every name here; run time loads 
 #: (PEP 562), so a program that only uses ``ResponsesStream`` never pays for the Chat, request or
 #: transport modules. Keep this table and the imports above in step (a test checks them).
 _LAZY: dict[str, tuple[str, ...]] = {
+    "_accumulate": (
+        "ACCUMULATION_RULES",
+        "DEFAULT_MAX_OUTPUT_ITEMS",
+    ),
+    "_base": (
+        "DEFAULT_MAX_DIAGNOSTICS",
+        "DEFAULT_MAX_NESTING_DEPTH",
+    ),
     "_chat": (
+        "DEFAULT_MAX_CHOICES",
+        "DEFAULT_MAX_TOOL_CALLS",
         "ChatCompletionsStream",
         "ChatEvent",
     ),
@@ -422,9 +444,11 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "SSEDecoder",
     ),
     "_stream": (
+        "DEFAULT_SEQUENCE_WINDOW",
         "OUTCOMES",
         "STATE_TABLE",
         "ResponsesStream",
+        "format_accumulation_rules",
         "format_state_table",
         "print_state_table",
     ),
@@ -457,6 +481,7 @@ __all__ = [
     "DEFAULT_MAX_RETRIES",
     "RetryPolicy",
     "TotalTimeout",
+    "ACCUMULATION_RULES",
     "APIErrorObject",
     "APIStatusError",
     "AdditionalTools",
@@ -485,8 +510,14 @@ __all__ = [
     "DEFAULT_BASE_URL",
     "DEFAULT_CONNECT_TIMEOUT",
     "DEFAULT_IDLE_TIMEOUT",
+    "DEFAULT_MAX_CHOICES",
+    "DEFAULT_MAX_DIAGNOSTICS",
     "DEFAULT_MAX_EVENT_SIZE",
+    "DEFAULT_MAX_NESTING_DEPTH",
+    "DEFAULT_MAX_OUTPUT_ITEMS",
     "DEFAULT_MAX_RESUME_ATTEMPTS",
+    "DEFAULT_MAX_TOOL_CALLS",
+    "DEFAULT_SEQUENCE_WINDOW",
     "Diagnostic",
     "ERROR_BODY_LIMIT",
     "EVENT_TYPES",
@@ -627,6 +658,7 @@ __all__ = [
     "chat_request",
     "check_content_type",
     "content_part_from_dict",
+    "format_accumulation_rules",
     "function_tool_parsers",
     "json_schema",
     "make_parser",

@@ -2,12 +2,13 @@
 
 Subcommands: ``decode`` (a captured stream from a file or stdin), ``demo`` (a recorded stream served
 on loopback and read through an adapter), ``serve`` (the test kit's server on a port), ``stream``
-(a live request) and ``states`` (the lifecycle table). The model's text goes to stdout as it
-arrives (or, with ``--events``, one JSON line per event); the report (tool calls, outcome, usage,
-diagnostics) and errors go to stderr, so ``decode capture.sse > answer.txt`` keeps only the text.
+(a live request), ``states`` (the lifecycle table) and ``rules`` (the accumulation rules). The
+model's text goes to stdout as it arrives (or, with ``--events``, one JSON line per event); the
+report (tool calls, outcome, usage, diagnostics) and errors go to stderr, so
+``decode capture.sse > answer.txt`` keeps only the text.
 
 The core never imports this module. The adapters and the test kit are imported inside the
-subcommands that need them, so ``decode`` and ``states`` work with no optional dependency.
+subcommands that need them, so ``decode``, ``states`` and ``rules`` work with no optional dependency.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from ._requests import (
     resume_request,
 )
 from ._sse import DEFAULT_MAX_EVENT_SIZE, SSEDecoder
-from ._stream import ResponsesStream, format_state_table
+from ._stream import ResponsesStream, format_accumulation_rules, format_state_table
 
 __all__ = [
     "EXIT_BAD_STREAM",
@@ -849,6 +850,12 @@ def cmd_states(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     return EXIT_OK
 
 
+def cmd_rules(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
+    """``rules``: which event may touch which kind of output item, and what it does."""
+    out.write(format_accumulation_rules() + "\n")
+    return EXIT_OK
+
+
 # --- arguments ------------------------------------------------------------------------------------
 
 
@@ -1052,6 +1059,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("states", help="print the Responses stream lifecycle table")
     p.set_defaults(func=cmd_states)
+
+    p = sub.add_parser(
+        "rules", help="print the accumulation rules (event -> item kind it may touch -> action)"
+    )
+    p.set_defaults(func=cmd_rules)
     return parser
 
 

@@ -28,7 +28,14 @@ import copy
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from ._accumulate import DEFAULT_MAX_OUTPUT_ITEMS, Accumulator, Text, clone
+from ._accumulate import (
+    ACCUMULATION_RULES,
+    DEFAULT_MAX_OUTPUT_ITEMS,
+    Accumulator,
+    Sparse,
+    Text,
+    clone,
+)
 from ._base import (
     BIG_EVENT_DATA,
     DEFAULT_MAX_DIAGNOSTICS,
@@ -50,7 +57,14 @@ from ._parsing import function_tool_parsers, make_parser
 from ._sse import DEFAULT_MAX_EVENT_SIZE, ServerSentEvent
 from ._structured import final_parser
 
-__all__ = ["OUTCOMES", "STATE_TABLE", "ResponsesStream", "print_state_table"]
+__all__ = [
+    "DEFAULT_SEQUENCE_WINDOW",
+    "OUTCOMES",
+    "STATE_TABLE",
+    "ResponsesStream",
+    "format_accumulation_rules",
+    "print_state_table",
+]
 
 #: Terminal event type -> outcome.
 OUTCOMES: dict[str, str] = {
@@ -84,10 +98,12 @@ STATE_TABLE: tuple[tuple[str, str, str, str], ...] = (
     ("open/closed", "reconnect()", "open", "None: a resumed body follows"),
 )
 
-#: How many sequence numbers above the contiguous prefix are remembered for duplicate detection.
-#: Past it, the older half is given up at once (amortised O(1) per event whatever the pattern):
-#: numbers in the holes below the kept ones then count as already applied.
-_MAX_SEEN = 65536
+#: Default ``sequence_window``: how many sequence numbers above the contiguous prefix are
+#: remembered for duplicate detection. Past it, the older half is given up at once (amortised O(1)
+#: per event whatever the pattern): numbers in the holes below the kept ones then count as already
+#: applied. Real streams number their events without holes and never get near it.
+DEFAULT_SEQUENCE_WINDOW = 65536
+_MAX_SEEN = DEFAULT_SEQUENCE_WINDOW
 
 
 # The slot setters of the events that carry lazy ``snapshot`` / ``parsed`` helpers: writing the
@@ -106,14 +122,27 @@ def _prefix_fn(text: Text, n: int) -> Callable[[], str]:
     return lambda: text.prefix(n)
 
 
-def format_state_table() -> str:
-    """The lifecycle table as aligned text (printed by ``python -m sansio_responses states``)."""
-    header = ("state", "input", "next", "outcome")
-    rows = (header, *STATE_TABLE)
-    widths = [max(len(r[i]) for r in rows) for i in range(4)]
+def _aligned(header: tuple[str, ...], table: Iterable[tuple[str, ...]]) -> str:
+    rows = (header, *table)
+    widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
     return "\n".join(
         "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows
     )
+
+
+def format_state_table() -> str:
+    """The lifecycle table as aligned text (printed by ``python -m sansio_responses states``)."""
+    return _aligned(("state", "input", "next", "outcome"), STATE_TABLE)
+
+
+def format_accumulation_rules() -> str:
+    """:data:`ACCUMULATION_RULES` as aligned text (printed by ``python -m sansio_responses rules``).
+
+    One row per event type: the output item kind it may touch (``-``: it addresses no existing
+    item) and what it does. An event aimed at an item of another kind leaves it unchanged
+    (diagnostic ``wrong-item-type``; ``strict=True`` raises).
+    """
+    return _aligned(("event", "item kind", "action"), ACCUMULATION_RULES)
 
 
 def print_state_table() -> str:
@@ -130,12 +159,13 @@ def print_state_table() -> str:
 class _Sequence:
     """Which sequence numbers were applied: a contiguous prefix ``<= floor`` plus a bounded set."""
 
-    __slots__ = ("floor", "last", "seen")
+    __slots__ = ("floor", "last", "seen", "window")
 
-    def __init__(self) -> None:
+    def __init__(self, window: int = DEFAULT_SEQUENCE_WINDOW) -> None:
         self.floor = -1
         self.seen: set[int] = set()
         self.last: int | None = None
+        self.window = window
 
     def applied(self, n: int) -> bool:
         return n <= self.floor or n in self.seen
@@ -151,7 +181,7 @@ class _Sequence:
                 floor += 1
                 seen.discard(floor)
             self.floor = floor
-            if len(seen) > _MAX_SEEN:
+            if len(seen) > self.window:
                 self._forget()
         if self.last is None or n > self.last:
             self.last = n
@@ -163,8 +193,10 @@ class _Sequence:
         n/2 events, so the cost per event stays constant for any pattern of gaps.
         """
         ordered = sorted(self.seen)
-        keep = ordered[len(ordered) // 2 :]
-        floor = keep[0] - 1
+        # The newest half of the window (not of the set: a stream resumed from one with a wider
+        # window may hold more).
+        keep = ordered[len(ordered) - self.window // 2 :]
+        floor = keep[0] - 1 if keep else ordered[-1]
         seen = set(keep)
         while floor + 1 in seen:
             floor += 1
@@ -200,6 +232,11 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
             (default 256); deeper data raises a located :class:`RemoteProtocolError`.
         max_output_items: the most output items one response may have (default 10,000); one
             more raises a located :class:`RemoteProtocolError`. ``None`` disables it.
+        sequence_window: how many sequence numbers above the contiguous prefix are remembered to
+            tell duplicates (default 65,536, :data:`DEFAULT_SEQUENCE_WINDOW`). Past it the older
+            half is given up at once, and numbers in its holes then count as already applied
+            (``duplicate-sequence-number``). 0 remembers no holes: a number below the highest one
+            applied is then a duplicate. Each remembered number holds about 75 bytes.
 
     Attributes:
         outcome: ``None`` while open, then ``"completed"``, ``"incomplete"``, ``"failed"``,
@@ -222,7 +259,10 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
         tools: Iterable[Mapping[str, Any] | object] | None = None,
         max_nesting_depth: int | None = DEFAULT_MAX_NESTING_DEPTH,
         max_output_items: int | None = DEFAULT_MAX_OUTPUT_ITEMS,
+        sequence_window: int = DEFAULT_SEQUENCE_WINDOW,
     ) -> None:
+        if type(sequence_window) is not int or sequence_window < 0:
+            raise ValueError(f"sequence_window must be an int >= 0, got {sequence_window!r}")
         super().__init__(
             max_event_size=max_event_size,
             strict=strict,
@@ -232,7 +272,8 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
         )
         self.max_output_items = max_output_items
         self._acc = Accumulator(self._note_from_accumulator, self._limit_error, max_output_items)
-        self._seq = _Sequence()
+        self.sequence_window = sequence_window
+        self._seq = _Sequence(sequence_window)
         self._current_seq: int | None = None
         self._current_offset: int | None = None
         self._applied_any = False
@@ -647,9 +688,10 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
         )
 
     def _take_over(self, previous: ResponsesStream) -> None:
-        self._acc.response = clone(previous._acc.response)
-        self._acc.items = clone(previous._acc.items)
+        self._acc.response = _clone(previous._acc.response)
+        self._acc.items = _clone(previous._acc.items)
         self._seq, diagnostics = copy.deepcopy((previous._seq, previous.diagnostics))
+        self._seq.window = self.sequence_window  # this stream's own setting, not the previous one's
         self._acc.version = 1
         for index, item in self._acc.items.slots.items():
             if isinstance(item.get("id"), str):
@@ -660,6 +702,50 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
         self._applied_any = previous._applied_any
         self._resuming = True
         self._resume_id = previous.response_id
+
+
+def _clone(value: Any) -> Any:
+    """A deep copy of an accumulator tree, at any depth (never ``RecursionError``).
+
+    The recursive :func:`clone` is the fast path; with ``max_nesting_depth=None`` the data may nest
+    as deep as the JSON decoder allows (about 1,000 levels), which overflows it, so such a tree is
+    copied again without recursion.
+    """
+    try:
+        return clone(value)
+    except RecursionError:
+        return _clone_iterative(value)
+
+
+def _clone_iterative(value: Any) -> Any:
+    holder: list[Any] = [None]
+    # (node to copy, container receiving the copy, key in that container)
+    stack: list[tuple[Any, Any, Any]] = [(value, holder, 0)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        node, parent, key = pop()
+        cls = type(node)
+        children: Any
+        copy: Any
+        target: Any
+        if cls is dict:
+            copy = target = dict.fromkeys(node)
+            children = node.items()
+        elif cls is list:
+            copy = target = [None] * len(node)
+            children = enumerate(node)
+        elif cls is Sparse:
+            copy = Sparse()
+            copy.top = node.top
+            copy.slots = target = dict.fromkeys(node.slots)
+            children = node.slots.items()
+        else:  # Text copies itself without recursion; scalars are shared
+            parent[key] = node.__deepcopy__({}) if cls is Text else node
+            continue
+        parent[key] = copy
+        for k, child in children:
+            push((child, target, k))
+    return holder[0]
 
 
 def _tolerant_response(wire: dict[str, Any]) -> Response:

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from _corpus import REAL, load, names
 
+import sansio_responses as sr
 from sansio_responses._cli import main
 from sansio_responses.testing import Script, recording, serve
 
@@ -679,3 +680,16 @@ def test_the_async_httpx_adapter_without_httpx_names_the_httpx_extra() -> None:
     assert result.stderr.count("\n") == 1, result.stderr
     assert "sansio_responses.adapters.httpx_async needs the package 'httpx'" in result.stderr
     assert "pip install 'httpx>=" in result.stderr and "(the 'httpx' extra)" in result.stderr
+
+
+def test_rules_prints_the_accumulation_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "rules")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].split() == ["event", "item", "kind", "action"]
+    assert len(lines) == 1 + len(sr.ACCUMULATION_RULES)
+    # Each row shows its event, the item kind and the action, in the table's order.
+    for line, (etype, kind, action) in zip(lines[1:], sr.ACCUMULATION_RULES, strict=True):
+        assert line.split(None, 2)[:2] == [etype, kind]
+        assert line.endswith(action)
+    assert out == sr.format_accumulation_rules() + "\n"

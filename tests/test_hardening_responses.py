@@ -635,3 +635,119 @@ def test_terminal_for_another_response_in_strict_mode_is_not_applied() -> None:
     with pytest.raises(sr.RemoteProtocolError, match="response-id-changed"):
         stream.feed(frame(completed(1, rid="resp_2")))
     assert stream.outcome is None and stream.snapshot().id == "resp_1"  # type: ignore[union-attr]
+
+
+# -- leftovers: resume_from at any depth the decoder allows; a configurable sequence window ------
+
+
+def _deep_decoder(depth: int) -> Callable[[str | bytes], Any]:
+    """A decoder that puts *depth* levels of arrays where the data says ``"DEEP"``: as deep as a
+    decoder without a nesting limit may return, beyond what the standard library can build."""
+
+    def loads(data: str | bytes) -> Any:
+        return json.loads(data, object_hook=lambda o: nested(depth) if o.get("v") == "DEEP" else o)
+
+    return loads
+
+
+@pytest.mark.parametrize("depth", [600, 990, 5000])
+def test_resume_from_copies_a_tree_at_any_depth(depth: int) -> None:
+    deep = {"v": "DEEP"}
+    body = (
+        frame(created(background=True, metadata={"m": deep}))
+        + frame(added(1, {**MSG, "x": deep}))
+        + frame(
+            {
+                "type": "response.content_part.added",
+                "sequence_number": 2,
+                "item_id": "msg_1",
+                "output_index": 0,
+                "content_index": 0,
+                "part": {"type": "output_text", "text": "", "annotations": [], "y": deep},
+            }
+        )
+        + frame(delta(3, "before"))
+    )
+    dropped = sr.ResponsesStream(max_nesting_depth=None, json_loads=_deep_decoder(depth))
+    assert len(dropped.feed(body)) == 4
+    with pytest.raises(sr.TruncatedStream):
+        dropped.close()
+    before = dropped.snapshot()
+    assert before is not None
+
+    resumed = sr.ResponsesStream(resume_from=dropped, max_nesting_depth=None)
+    # (Compared field by field: ``==`` on trees this deep is Python's own recursive comparison.)
+    copied = resumed.snapshot()
+    assert copied is not None and copied.id == before.id and copied.output_text == "before"
+    assert resumed.last_sequence_number == 3
+    resumed.feed(frame(delta(3, "replayed")) + frame(delta(4, " after")))
+    after = resumed.snapshot()
+    assert after is not None and after.output_text == "before after"
+    # A copy, not a view: the earlier stream's snapshot did not move.
+    assert dropped.snapshot() is before and before.output_text == "before"
+    item = after.to_dict()["output"][0]
+    assert too_deep_enough(item["x"], depth)
+    assert too_deep_enough(item["content"][0]["y"], depth)
+    assert too_deep_enough(after.to_dict()["metadata"]["m"], depth)
+
+
+def too_deep_enough(value: Any, depth: int) -> bool:
+    """Whether *value* is *depth* levels of single-element lists (walked without recursion)."""
+    for _ in range(depth - 1):
+        if type(value) is not list or len(value) != 1:
+            return False
+        value = value[0]
+    return value == []
+
+
+def test_resume_from_at_the_standard_library_decoder_limit() -> None:
+    # With the nesting limit off, json.loads itself bounds depth: what it accepts must resume.
+    dropped = sr.ResponsesStream(max_nesting_depth=None, json_loads=json.loads)
+    hostile = PLACES["item field"](deep_text(900)).encode()
+    dropped.feed(frame(created(background=True)) + b"data: " + hostile + b"\n\n")
+    resumed = sr.ResponsesStream(resume_from=dropped)
+    assert too_deep_enough(resumed.snapshot().to_dict()["output"][0]["x"], 900)  # type: ignore[union-attr]
+
+
+def _gapped(n: int) -> bytes:
+    return b"".join(frame({"type": "vendor.tick", "sequence_number": 2 * i}) for i in range(n))
+
+
+def test_sequence_window_is_configurable() -> None:
+    assert sr.DEFAULT_SEQUENCE_WINDOW == 65536
+    assert sr.ResponsesStream().sequence_window == sr.DEFAULT_SEQUENCE_WINDOW
+    small = sr.ResponsesStream(sequence_window=8, max_diagnostics=1)
+    assert len(small.feed(_gapped(100))) == 100
+    assert len(small._seq.seen) <= 8
+    # A hole far below the window was given up: its number now counts as applied.
+    assert small.feed(frame({"type": "vendor.tick", "sequence_number": 1})) == []
+    # One inside the window is still told apart.
+    assert len(small.feed(frame({"type": "vendor.tick", "sequence_number": 197}))) == 1
+    assert small.feed(frame({"type": "vendor.tick", "sequence_number": 197})) == []
+    # The default window remembers every hole of the same pattern.
+    roomy = sr.ResponsesStream(max_diagnostics=1)
+    roomy.feed(_gapped(100))
+    assert len(roomy.feed(frame({"type": "vendor.tick", "sequence_number": 1}))) == 1
+
+
+def test_sequence_window_zero_keeps_only_increasing_numbers() -> None:
+    stream = sr.ResponsesStream(sequence_window=0, max_diagnostics=1)
+    ticks = [0, 5, 3, 9, 7, 10]
+    body = b"".join(frame({"type": "vendor.tick", "sequence_number": n}) for n in ticks)
+    assert [e.sequence_number for e in stream.feed(body)] == [0, 5, 9, 10]
+    assert stream.diagnostic_counts["duplicate-sequence-number"] == 2
+
+
+@pytest.mark.parametrize("bad", [-1, 1.5, True, None])
+def test_sequence_window_must_be_a_count(bad: Any) -> None:
+    with pytest.raises(ValueError, match="sequence_window"):
+        sr.ResponsesStream(sequence_window=bad)
+
+
+def test_resume_from_uses_its_own_sequence_window() -> None:
+    dropped = sr.ResponsesStream(max_diagnostics=1)
+    dropped.feed(_gapped(100))
+    resumed = sr.ResponsesStream(resume_from=dropped, sequence_window=4, max_diagnostics=1)
+    assert resumed.sequence_window == 4
+    resumed.feed(frame({"type": "vendor.tick", "sequence_number": 1000}))
+    assert len(resumed._seq.seen) <= 4
