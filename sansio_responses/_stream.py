@@ -167,6 +167,11 @@ class _Sequence:
         self.last: int | None = None
         self.window = window
 
+    def copy(self) -> _Sequence:
+        twin = _Sequence(self.window)
+        twin.floor, twin.last, twin.seen = self.floor, self.last, set(self.seen)
+        return twin
+
     def applied(self, n: int) -> bool:
         return n <= self.floor or n in self.seen
 
@@ -279,8 +284,11 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
         self._applied_any = False
         self._resuming = False
         # The id a resumed body must carry (set by reconnect() / resume_from): a body of another
-        # response is refused before anything of it is applied.
+        # response is refused when an event names it.
         self._resume_id: str | None = None
+        # The state when the resume began, until the resumed body names the right response: the
+        # deltas before that name no response, so if another one is named they are rolled back.
+        self._checkpoint: tuple[Accumulator, _Sequence] | None = None
         self._final: Response | None = None
         self._final_patched = False
         self._snapshot: Response | None = None
@@ -303,6 +311,8 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
                 self._seq.seen = {s for s in self._seq.seen if s > starting_after}
             if self._seq.last is None or self._seq.last < starting_after:
                 self._seq.last = starting_after
+        if self._resume_id is not None:
+            self._checkpoint = (self._copy_accumulator(self._acc), self._seq.copy())
 
     # -- public state ------------------------------------------------------------------------
 
@@ -380,6 +390,7 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
         self._error = None
         self._resuming = True
         self._resume_id = self.response_id
+        self._checkpoint = (self._copy_accumulator(self._acc), self._seq.copy())
         self._done_marker = False
         if self.outcome == "truncated":
             self.outcome = None
@@ -488,18 +499,28 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
         """Refuse a resumed body that belongs to another response than the one being resumed.
 
         Checked before the duplicate test (a replayed ``response.created`` of the other response
-        would otherwise be skipped unseen) and for the terminal event, so nothing of the other
-        response is merged: its deltas carry no response id and cannot be told apart afterwards.
+        would otherwise be skipped unseen) and for the terminal event. The deltas of the body that
+        came before carry no response id, so the state is rolled back to where the resume began:
+        nothing of the other response stays merged, and ``last_sequence_number`` is again the
+        ``starting_after`` of a retry.
         """
         response = obj.get("response")
         rid = response.get("id") if type(response) is dict else None
-        if type(rid) is str and rid != self._resume_id:
-            raise RemoteProtocolError(
-                f"the resumed body belongs to response {rid!r}, not to {self._resume_id!r} being "
-                f"resumed ({etype}); the resume cannot be trusted and nothing of it was applied",
-                offset=offset,
-                sequence_number=seq if type(seq) is int else None,
-            )
+        if type(rid) is not str:
+            return
+        if rid == self._resume_id:
+            self._checkpoint = None  # the body is the right one: nothing to roll back to
+            return
+        if self._checkpoint is not None:
+            self._acc, self._seq = self._checkpoint
+            self._checkpoint = None
+            self._snapshot_version = -1
+        raise RemoteProtocolError(
+            f"the resumed body belongs to response {rid!r}, not to {self._resume_id!r} being "
+            f"resumed ({etype}); the resume cannot be trusted and nothing of it was kept",
+            offset=offset,
+            sequence_number=seq if type(seq) is int else None,
+        )
 
     def _limit_error(self, message: str) -> None:
         raise RemoteProtocolError(
@@ -579,6 +600,7 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
             )
         self.outcome = outcome
         self.terminal_event = event
+        self._checkpoint = None
         if isinstance(response, Response):
             self._final = self._complete_terminal(response)
         else:
@@ -687,16 +709,26 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
             sequence_number=last,
         )
 
-    def _take_over(self, previous: ResponsesStream) -> None:
-        self._acc.response = _clone(previous._acc.response)
-        self._acc.items = _clone(previous._acc.items)
-        self._seq, diagnostics = copy.deepcopy((previous._seq, previous.diagnostics))
-        self._seq.window = self.sequence_window  # this stream's own setting, not the previous one's
-        self._acc.version = 1
-        for index, item in self._acc.items.slots.items():
+    def _copy_accumulator(self, source: Accumulator) -> Accumulator:
+        """An independent copy of *source* (any depth), reporting to this stream."""
+        acc = Accumulator(self._note_from_accumulator, self._limit_error, self.max_output_items)
+        acc.response = _clone(source.response)
+        acc.items = _clone(source.items)
+        acc.version = source.version
+        acc.structured_text = source.structured_text
+        for index, item in acc.items.slots.items():
             if isinstance(item.get("id"), str):
-                self._acc._by_id[item["id"]] = item
-                self._acc._index_of[item["id"]] = index
+                acc._by_id[item["id"]] = item
+                acc._index_of[item["id"]] = index
+        return acc
+
+    def _take_over(self, previous: ResponsesStream) -> None:
+        self._acc = self._copy_accumulator(previous._acc)
+        self._acc.structured_text = self.text_format is not None
+        self._seq = previous._seq.copy()
+        self._seq.window = self.sequence_window  # this stream's own setting, not the previous one's
+        diagnostics = copy.deepcopy(previous.diagnostics)
+        self._acc.version = 1
         self.diagnostics = diagnostics
         self.diagnostic_counts = dict(previous.diagnostic_counts)
         self._applied_any = previous._applied_any

@@ -751,3 +751,30 @@ def test_resume_from_uses_its_own_sequence_window() -> None:
     assert resumed.sequence_window == 4
     resumed.feed(frame({"type": "vendor.tick", "sequence_number": 1000}))
     assert len(resumed._seq.seen) <= 4
+
+
+@pytest.mark.parametrize("how", ["reconnect", "resume_from"])
+def test_deltas_before_the_other_response_is_named_are_rolled_back(how: str) -> None:
+    # A resume with starting_after replays no response.created: the other response's deltas
+    # come first and name no response; its terminal event is the first to name it.
+    stream = _dropped() if how == "reconnect" else sr.ResponsesStream(resume_from=_dropped())
+    before = stream.snapshot().to_dict()  # type: ignore[union-attr]
+    with pytest.raises(sr.RemoteProtocolError, match="resp_OTHER") as info:
+        stream.feed(frame(delta(3, " theirs")) + frame(completed(4, rid="resp_OTHER")))
+    assert [e.type for e in info.value.events] == ["response.output_text.delta"]  # type: ignore[attr-defined]
+    assert info.value.sequence_number == 4
+    assert stream.snapshot().to_dict() == before  # type: ignore[union-attr]
+    assert stream.snapshot().output_text == "mine"  # type: ignore[union-attr]
+    assert stream.last_sequence_number == 2  # a retry asks for starting_after=2 again
+    # The right body, after another reconnect, continues from where the resume began.
+    stream.reconnect()
+    stream.feed(frame(delta(3, "!")) + frame(completed(4)))
+    assert stream.outcome == "completed" and stream.response_id == "resp_1"
+    assert [i.to_dict()["content"][0]["text"] for i in stream.snapshot().output] == ["mine!"]  # type: ignore[union-attr]
+
+
+def test_a_resumed_body_naming_the_right_response_is_kept() -> None:
+    stream = _dropped()
+    stream.feed(frame(delta(3, " more")) + frame(completed(4)))
+    assert stream.outcome == "completed"
+    assert stream.snapshot().output_text == "mine more"  # type: ignore[union-attr]
