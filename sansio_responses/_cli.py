@@ -390,6 +390,8 @@ def _detect(data: str) -> str | None:
             "the first event's data is not JSON, so this is neither a Responses nor a Chat "
             f"Completions stream: {data[:80]!r}"
         ) from None
+    except RecursionError:
+        return None  # nested too deep to sniff: the stream itself reports it, located
     if not isinstance(obj, dict):
         return None
     etype = obj.get("type")

@@ -693,3 +693,20 @@ def test_rules_prints_the_accumulation_rules(capsys: pytest.CaptureFixture[str])
         assert line.split(None, 2)[:2] == [etype, kind]
         assert line.endswith(action)
     assert out == sr.format_accumulation_rules() + "\n"
+
+
+def test_decode_of_a_first_event_nested_too_deep_to_sniff_is_a_located_error(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    deep = "[" * 5000 + "]" * 5000  # deeper than json.loads itself can decode
+    path = tmp_path / "deep.sse"
+    first = f'data: {{"type":"response.created","sequence_number":0,"v":{deep}}}\n\n'
+    path.write_text(first + 'data: {"type":"response.in_progress","sequence_number":1}\n\n')
+    # Undecided by the first event, the protocol is told by the next one.
+    code, out, err = run(capsys, "decode", str(path))
+    assert code == 1 and out == ""
+    assert "RemoteProtocolError" in err and "byte offset 0" in err
+    assert "Traceback" not in err and "RecursionError" not in err
+    path.write_text(first)
+    code, _, err = run(capsys, "decode", "--format", "responses", str(path))
+    assert code == 1 and "RemoteProtocolError" in err and "byte offset 0" in err
