@@ -496,6 +496,12 @@ def parse_json_text(text: str, parser: Callable[[Any], Any] | None) -> Any:
     except OutputParseError as exc:
         exc.raw_text = text
         raise
+    except RecursionError:
+        # A recursive type (a tree of nodes) is converted recursively: data nested a few hundred
+        # levels deep overflows the stack, which must not escape as a RecursionError.
+        raise OutputParseError(
+            "the value nests too deeply to convert to the requested type", raw_text=text
+        ) from None
 
 
 # -- JSON schema ----------------------------------------------------------------------------------

@@ -3,6 +3,7 @@ ProtocolError, nothing decoded lost, snapshot() always readable, cost and memory
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import json
 import tracemalloc
@@ -778,3 +779,33 @@ def test_a_resumed_body_naming_the_right_response_is_kept() -> None:
     stream.feed(frame(delta(3, " more")) + frame(completed(4)))
     assert stream.outcome == "completed"
     assert stream.snapshot().output_text == "mine more"  # type: ignore[union-attr]
+
+
+@dataclasses.dataclass
+class _Node:
+    children: list[_Node]
+
+
+@pytest.mark.parametrize("levels", [20, 400])
+def test_a_recursive_text_format_too_deep_to_convert_is_an_output_parse_error(levels: int) -> None:
+    from sansio_responses.testing import StreamBuilder
+
+    value: dict[str, Any] = {"children": []}
+    for _ in range(levels):
+        value = {"children": [value]}
+    text = json.dumps(value)
+    stream = sr.ResponsesStream(text_format=_Node, max_nesting_depth=None)
+    events = stream.feed(StreamBuilder().text(text).completed().to_sse())
+    stream.close()
+    (done,) = [e for e in events if isinstance(e, sr.ResponseTextDoneEvent)]
+    if levels == 20:
+        parsed = stream.output_parsed
+        for _ in range(levels):
+            assert isinstance(parsed, _Node) and len(parsed.children) == 1
+            parsed = parsed.children[0]
+        assert parsed == _Node(children=[]) and isinstance(done.parsed, _Node)
+        return
+    for read in (lambda: stream.output_parsed, lambda: done.parsed):
+        with pytest.raises(sr.OutputParseError, match="nests too deeply") as info:
+            read()
+        assert info.value.raw_text == text
