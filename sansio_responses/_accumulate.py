@@ -46,6 +46,9 @@ Note = Callable[[str, str], None]
 #: Text builders merge every run of this many appended deltas into one string.
 _MERGE_EVERY = 64
 
+#: Texts at least this long are joined in place (see :func:`_join`).
+_JOIN_IN_PLACE = 64 * 1024
+
 #: Default bound on the number of output items of one response (``max_output_items``).
 DEFAULT_MAX_OUTPUT_ITEMS = 10_000
 
@@ -200,7 +203,7 @@ class Text:
             return pieces[0]
         if not pieces:
             return ""
-        joined = "".join(pieces)
+        joined = _join(pieces) if self.length >= _JOIN_IN_PLACE else "".join(pieces)
         self._pieces = [joined]
         self._small = 0
         return joined
@@ -216,6 +219,37 @@ class Text:
             copy.json = LazyJSON()
             copy.json.push(copy.value())
         return copy
+
+
+def _kind(piece: str) -> int:
+    """Bytes per character of *piece* in CPython's compact representation (PEP 393)."""
+    if piece.isascii():
+        return 1
+    widest = max(piece)
+    return 1 if widest <= "\xff" else 2 if widest <= "\uffff" else 4
+
+
+def _join(pieces: list[str]) -> str:
+    """``"".join(pieces)``, emptying *pieces*, with the text held about once rather than twice.
+
+    ``"".join`` holds every piece and the result at the same time: for a long text, twice its
+    size. Appending the pieces one by one to a string nothing else refers to lets CPython grow it
+    in place, and each piece is released as soon as it is copied. The result is the same string;
+    only the peak memory differs (on another interpreter, or when a piece is shared, it is a
+    plain, linear, concatenation). The characters before the first of the widest kind are joined
+    first, so that growing never has to widen (copy) the whole string.
+    """
+    kinds = [_kind(piece) for piece in pieces]
+    first_widest = kinds.index(max(kinds))
+    head = "".join(pieces[: first_widest + 1])
+    del pieces[: first_widest + 1]
+    pieces.reverse()
+    pop = pieces.pop
+    # A for loop, not `while pieces`: CPython 3.11 specialises this form's `+=` to the
+    # in-place append (measured), not the other.
+    for _ in range(len(pieces)):
+        head += pop()
+    return head
 
 
 def materialize(value: Any) -> Any:
@@ -302,8 +336,10 @@ def _set_text(container: dict[str, Any], key: str, value: Any) -> bool:
     current = container.get(key)
     agrees = True
     if type(current) is Text:
-        agrees = current.value() == value
-        current.set(value)
+        held = current.value()
+        agrees = held == value
+        # Equal: keep the string already held (the event's may be a copy), so one is kept alive.
+        current.set(held if agrees else value)
     else:
         container[key] = value
     return agrees
@@ -397,6 +433,32 @@ class Accumulator:
     def output(self) -> list[Any]:
         """The output items so far, materialised as fresh wire dicts, in ``output_index`` order."""
         return [materialize(item) for item in self.items.values()]
+
+    def long_strings(self, min_length: int) -> list[str]:
+        """The strings of at least *min_length* characters the response holds so far.
+
+        The ``.done`` and terminal events repeat them (a whole text, the instructions, tool
+        arguments): the stream decodes such events so that an equal string is this very object,
+        not a copy (see ``EventStreamBase._load_big``). Cost: one walk over the state.
+        """
+        found: dict[int, str] = {}
+        stack: list[Any] = [self.response, *self.items.values()]
+        pop, push = stack.pop, stack.append
+        while stack:
+            node = pop()
+            t = type(node)
+            if t is dict:
+                stack.extend(node.values())
+            elif t is list:
+                stack.extend(node)
+            elif t is Sparse:
+                stack.extend(node.slots.values())
+            elif t is Text:
+                if node.length >= min_length:
+                    push(node.value())
+            elif t is str and len(node) >= min_length:
+                found[id(node)] = node
+        return list(found.values())
 
     # -- locating items and parts ------------------------------------------------------------
 

@@ -33,6 +33,7 @@ from ._base import (
     BIG_EVENT_DATA,
     DEFAULT_MAX_DIAGNOSTICS,
     DEFAULT_MAX_NESTING_DEPTH,
+    SHARE_MIN,
     EventStreamBase,
     JSONLoads,
 )
@@ -347,6 +348,9 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
 
     # With orjson, the data arrive as the bytes received (see EventStreamBase._BYTES_DATA).
     _BYTES_DATA = True
+
+    def _shared_strings(self) -> list[str]:
+        return self._acc.long_strings(SHARE_MIN)
 
     def _on_message(
         self, event_type: str, data: str | bytes | bytearray, offset: int, out: list[Any]
