@@ -25,6 +25,7 @@ exist, in index order.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -48,6 +49,7 @@ _MERGE_EVERY = 64
 
 #: Texts at least this long are joined in place (see :func:`_join`).
 _JOIN_IN_PLACE = 64 * 1024
+_JOIN_GROUP = 16 * 1024
 
 #: Default bound on the number of output items of one response (``max_output_items``).
 DEFAULT_MAX_OUTPUT_ITEMS = 10_000
@@ -221,12 +223,16 @@ class Text:
         return copy
 
 
+# The header of a non-ASCII compact str (PEP 393): its size minus (length + 1) characters.
+_HEADER = sys.getsizeof("\xe9") - 2
+
+
 def _kind(piece: str) -> int:
-    """Bytes per character of *piece* in CPython's compact representation (PEP 393)."""
+    """Bytes per character of *piece* in CPython's compact representation (PEP 393), read off
+    its size (``max(piece)`` would walk its characters)."""
     if piece.isascii():
         return 1
-    widest = max(piece)
-    return 1 if widest <= "\xff" else 2 if widest <= "\uffff" else 4
+    return (sys.getsizeof(piece) - _HEADER) // (len(piece) + 1)
 
 
 def _join(pieces: list[str]) -> str:
@@ -245,10 +251,20 @@ def _join(pieces: list[str]) -> str:
     del pieces[: first_widest + 1]
     pieces.reverse()
     pop = pieces.pop
-    # A for loop, not `while pieces`: CPython 3.11 specialises this form's `+=` to the
-    # in-place append (measured), not the other.
+    # Appended in groups of about _JOIN_GROUP characters: each append may be a realloc (a few
+    # µs), and a group costs only its own size. A for loop, not `while pieces`: CPython 3.11
+    # specialises this form's `+=` to the in-place append (measured), not the other.
+    group: list[str] = []
+    size = 0
     for _ in range(len(pieces)):
-        head += pop()
+        piece = pop()
+        group.append(piece)
+        size += len(piece)
+        if size >= _JOIN_GROUP:
+            head += "".join(group)
+            group.clear()
+            size = 0
+    head += "".join(group)
     return head
 
 

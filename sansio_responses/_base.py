@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import re
 import sys
 from collections.abc import Callable, Iterator
 from typing import Any, Generic, TypeVar
@@ -103,7 +104,33 @@ SHARE_MIN = 4096
 
 # Candidates are compared in pieces of this many characters, each JSON-encoded on its own.
 _PIECE = 16 * 1024
-_encode_string: Callable[[str], str] = json.encoder.encode_basestring
+_encode_basestring: Callable[[str], str] = json.encoder.encode_basestring
+_encode_basestring_ascii: Callable[[str], str] = json.encoder.encode_basestring_ascii
+# The control characters the JSON encoders escape, but for LF (see _utf8_json).
+_CONTROLS = bytes(c for c in range(0x20) if c != 0x0A)
+# \u escapes of a high then a low surrogate decode to one character: a string holding such a
+# pair as two code points is not what its ASCII encoding decodes to.
+_SURROGATE = re.compile("[\\ud800-\\udfff]")
+
+
+def _utf8_json(piece: str, as_bytes: bool) -> Any:
+    """The JSON string content of *piece* with non-ASCII as UTF-8 (the OpenAI API's form;
+    ``json.dumps(ensure_ascii=False)``), as bytes for bytes data."""
+    if as_bytes:
+        raw = piece.encode("utf-8")
+        if len(raw.translate(None, _CONTROLS)) == len(raw):
+            # Only quotes, backslashes and LF to escape: three C-speed replaces do what the
+            # encoder does character by character (about ten times faster on a long text).
+            return raw.replace(b"\\", b"\\\\").replace(b'"', b'\\"').replace(b"\n", b"\\n")
+        return _encode_basestring(piece)[1:-1].encode("utf-8")
+    return _encode_basestring(piece)[1:-1]
+
+
+def _ascii_json(piece: str, as_bytes: bool) -> Any:
+    """The JSON string content of *piece* with non-ASCII as \\u escapes (``json.dumps``'s
+    default, which some proxies use)."""
+    out = _encode_basestring_ascii(piece)[1:-1]
+    return out.encode("ascii") if as_bytes else out
 
 
 def _string_tokens(data: str | bytes | bytearray) -> Iterator[tuple[int, int]]:
@@ -136,21 +163,25 @@ def _string_tokens(data: str | bytes | bytearray) -> Iterator[tuple[int, int]]:
 
 
 def _encodes(data: str | bytes | bytearray, start: int, stop: int, value: str) -> bool:
-    """Whether ``data[start:stop]`` is exactly *value* JSON-encoded (as the standard library
-    and the OpenAI API write it: UTF-8, only quotes, backslashes and controls escaped), compared
-    piece by piece in place: no copy of *value* or of the data is made."""
+    """Whether ``data[start:stop]`` is exactly the JSON encoding of *value* (in either form),
+    compared piece by piece in place: no copy of *value* or of the data is made."""
     as_bytes = not isinstance(data, str)
-    for i in range(0, len(value), _PIECE):
-        piece: Any = _encode_string(value[i : i + _PIECE])[1:-1]
-        if as_bytes:
-            try:
-                piece = piece.encode("utf-8")
-            except UnicodeEncodeError:  # a lone surrogate: never in UTF-8 data
-                return False
-        if not data.startswith(piece, start, stop):
+    for encode in (_utf8_json, _ascii_json):
+        if encode is _ascii_json and _SURROGATE.search(value):
             return False
-        start += len(piece)
-    return start == stop
+        at = start
+        for i in range(0, len(value), _PIECE):
+            try:
+                piece = encode(value[i : i + _PIECE], as_bytes)
+            except UnicodeEncodeError:  # a lone surrogate: never in UTF-8 data
+                break
+            if not data.startswith(piece, at, stop):
+                break
+            at += len(piece)
+        else:
+            if at == stop:
+                return True
+    return False
 
 
 def load_sharing(data: str | bytes | bytearray, shared: list[str], loads: JSONLoads) -> Any | None:

@@ -520,6 +520,9 @@ class SSEDecoder:
         id_buf = self._id_buf
         keep = self._keep_bytes
         big = self._bytes_over
+        # Only a chunk longer than that can hold a whole block with such data: one test per
+        # chunk keeps the per-event cost of the common case unchanged.
+        huge = len(data) > big
         for block in pieces:
             n = len(block)
             # A block no longer than the limit cannot take its event past it (line ends count
@@ -544,7 +547,7 @@ class SSEDecoder:
                                 (
                                     event,
                                     payload
-                                    if keep or len(payload) > big
+                                    if keep or (huge and len(payload) > big)
                                     else payload.decode("utf-8", "replace"),
                                     pos,
                                 )
@@ -561,7 +564,7 @@ class SSEDecoder:
                             (
                                 "message",
                                 payload
-                                if keep or len(payload) > big
+                                if keep or (huge and len(payload) > big)
                                 else payload.decode("utf-8", "replace"),
                                 pos,
                             )
