@@ -450,17 +450,20 @@ class Accumulator:
         """The output items so far, materialised as fresh wire dicts, in ``output_index`` order."""
         return [materialize(item) for item in self.items.values()]
 
-    def long_strings(self, min_length: int) -> list[str]:
+    def long_strings(self, min_length: int, budget: int) -> list[str]:
         """The strings of at least *min_length* characters the response holds so far.
 
         The ``.done`` and terminal events repeat them (a whole text, the instructions, tool
         arguments): the stream decodes such events so that an equal string is this very object,
-        not a copy (see ``EventStreamBase._load_big``). Cost: one walk over the state.
+        not a copy (see ``EventStreamBase._load_big``). At most *budget* nodes of the state are
+        visited (the response object first, then the items, newest first), so that the cost
+        stays in proportion to the event being decoded however many items came before.
         """
         found: dict[int, str] = {}
-        stack: list[Any] = [self.response, *self.items.values()]
+        stack: list[Any] = [*self.items.values(), self.response]
         pop, push = stack.pop, stack.append
-        while stack:
+        while stack and budget > 0:
+            budget -= 1
             node = pop()
             t = type(node)
             if t is dict:

@@ -424,8 +424,9 @@ class EventStreamBase(Generic[E]):
         if len(self.diagnostics) < self.max_diagnostics:
             self.diagnostics.append(Diagnostic(code, message, sequence_number, offset))
 
-    def _shared_strings(self) -> list[str]:
-        """The long strings the stream holds, which large events may repeat (see _load_big)."""
+    def _shared_strings(self, size: int) -> list[str]:
+        """The long strings the stream holds, which a large event of *size* bytes or characters
+        may repeat (see _load_big); found at a cost in proportion to *size*."""
         return []
 
     def _load_big(self, data: str | bytes | bytearray) -> Any:
@@ -435,7 +436,7 @@ class EventStreamBase(Generic[E]):
         decoded (:func:`load_sharing`): a terminal event repeating the whole text then costs
         about its data, not also two more copies of the text.
         """
-        shared = self._shared_strings()
+        shared = self._shared_strings(len(data))
         if shared:
             obj = load_sharing(data, shared, self._big_loads)
             if obj is not None:

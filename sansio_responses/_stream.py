@@ -349,8 +349,8 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
     # With orjson, the data arrive as the bytes received (see EventStreamBase._BYTES_DATA).
     _BYTES_DATA = True
 
-    def _shared_strings(self) -> list[str]:
-        return self._acc.long_strings(SHARE_MIN)
+    def _shared_strings(self, size: int) -> list[str]:
+        return self._acc.long_strings(SHARE_MIN, size // 4)
 
     def _on_message(
         self, event_type: str, data: str | bytes | bytearray, offset: int, out: list[Any]

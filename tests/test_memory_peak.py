@@ -203,3 +203,25 @@ def test_load_sharing_agrees_with_json_loads_on_any_strings(
             continue
         assert result == doc
         assert result["text"] is held and result["n"][1]["x"] is held
+
+
+def test_tool_arguments_and_many_items_are_shared_too() -> None:
+    builder = StreamBuilder(response_id="resp_memory")
+    # Over 64 KiB each (smaller events are decoded as usual: they do not make the peak).
+    arguments = [json.dumps({"text": long_text(10_000 + i)}) for i in range(5)]
+    for i, args in enumerate(arguments):
+        builder.function_call(f"tool_{i}", args, deltas=500)
+    data = builder.completed().to_sse()
+    stream = sr.ResponsesStream()
+    done: dict[str, str] = {}
+    for i in range(0, len(data), 4096):
+        for event in stream.feed(data[i : i + 4096]):
+            if event.type == "response.function_call_arguments.done":
+                done[event.item_id] = event.arguments
+    stream.close()
+    final = stream.snapshot()
+    assert final is not None and stream.outcome == "completed"
+    assert [item.arguments for item in final.output] == arguments  # type: ignore[union-attr]
+    # Every item's arguments are held once: the done event's string is the final one.
+    assert all(item.arguments is done[item.id] for item in final.output)  # type: ignore[union-attr]
+    assert not stream.diagnostics
