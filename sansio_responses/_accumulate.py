@@ -47,8 +47,8 @@ Note = Callable[[str, str], None]
 #: Text builders merge every run of this many appended deltas into one string.
 _MERGE_EVERY = 64
 
-#: Texts at least this long are joined in place (see :func:`_join`).
-_JOIN_IN_PLACE = 64 * 1024
+#: Texts at least this long are joined in place (see :func:`_join`; CPython only).
+_JOIN_IN_PLACE = 64 * 1024 if sys.implementation.name == "cpython" else sys.maxsize
 _JOIN_GROUP = 16 * 1024
 
 #: Default bound on the number of output items of one response (``max_output_items``).
@@ -224,7 +224,7 @@ class Text:
 
 
 # The header of a non-ASCII compact str (PEP 393): its size minus (length + 1) characters.
-_HEADER = sys.getsizeof("\xe9") - 2
+_HEADER = sys.getsizeof("\xe9") - 2 if _JOIN_IN_PLACE < sys.maxsize else 0
 
 
 def _kind(piece: str) -> int:
@@ -245,6 +245,8 @@ def _join(pieces: list[str]) -> str:
     plain, linear, concatenation). The characters before the first of the widest kind are joined
     first, so that growing never has to widen (copy) the whole string.
     """
+    if not pieces:
+        return ""
     kinds = [_kind(piece) for piece in pieces]
     first_widest = kinds.index(max(kinds))
     head = "".join(pieces[: first_widest + 1])

@@ -21,6 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import sansio_responses as sr
+from sansio_responses._accumulate import Text, _join
 from sansio_responses._base import SHARE_MIN, load_sharing, stdlib_loads
 from sansio_responses.testing import StreamBuilder
 
@@ -225,3 +226,13 @@ def test_tool_arguments_and_many_items_are_shared_too() -> None:
     # Every item's arguments are held once: the done event's string is the final one.
     assert all(item.arguments is done[item.id] for item in final.output)  # type: ignore[union-attr]
     assert not stream.diagnostics
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.text(max_size=3000), max_size=60))
+def test_the_in_place_join_equals_str_join(pieces: list[str]) -> None:
+    assert _join(list(pieces)) == "".join(pieces)
+    text = Text()
+    for piece in pieces * 30:  # long enough for the in-place join
+        text.append(piece)
+    assert text.value() == "".join(pieces * 30)
