@@ -25,6 +25,7 @@ exist, in index order.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -45,6 +46,10 @@ Note = Callable[[str, str], None]
 
 #: Text builders merge every run of this many appended deltas into one string.
 _MERGE_EVERY = 64
+
+#: Texts at least this long are joined in place (see :func:`_join`; CPython only).
+_JOIN_IN_PLACE = 64 * 1024 if sys.implementation.name == "cpython" else sys.maxsize
+_JOIN_GROUP = 16 * 1024
 
 #: Default bound on the number of output items of one response (``max_output_items``).
 DEFAULT_MAX_OUTPUT_ITEMS = 10_000
@@ -200,7 +205,7 @@ class Text:
             return pieces[0]
         if not pieces:
             return ""
-        joined = "".join(pieces)
+        joined = _join(pieces) if self.length >= _JOIN_IN_PLACE else "".join(pieces)
         self._pieces = [joined]
         self._small = 0
         return joined
@@ -216,6 +221,53 @@ class Text:
             copy.json = LazyJSON()
             copy.json.push(copy.value())
         return copy
+
+
+# The header of a non-ASCII compact str (PEP 393): its size minus (length + 1) characters.
+_HEADER = sys.getsizeof("\xe9") - 2 if _JOIN_IN_PLACE < sys.maxsize else 0
+
+
+def _kind(piece: str) -> int:
+    """Bytes per character of *piece* in CPython's compact representation (PEP 393), read off
+    its size (``max(piece)`` would walk its characters)."""
+    if piece.isascii():
+        return 1
+    return (sys.getsizeof(piece) - _HEADER) // (len(piece) + 1)
+
+
+def _join(pieces: list[str]) -> str:
+    """``"".join(pieces)``, emptying *pieces*, with the text held about once rather than twice.
+
+    ``"".join`` holds every piece and the result at the same time: for a long text, twice its
+    size. Appending the pieces one by one to a string nothing else refers to lets CPython grow it
+    in place, and each piece is released as soon as it is copied. The result is the same string;
+    only the peak memory differs (on another interpreter, or when a piece is shared, it is a
+    plain, linear, concatenation). The characters before the first of the widest kind are joined
+    first, so that growing never has to widen (copy) the whole string.
+    """
+    if not pieces:
+        return ""
+    kinds = [_kind(piece) for piece in pieces]
+    first_widest = kinds.index(max(kinds))
+    head = "".join(pieces[: first_widest + 1])
+    del pieces[: first_widest + 1]
+    pieces.reverse()
+    pop = pieces.pop
+    # Appended in groups of about _JOIN_GROUP characters: each append may be a realloc (a few
+    # µs), and a group costs only its own size. A for loop, not `while pieces`: CPython 3.11
+    # specialises this form's `+=` to the in-place append (measured), not the other.
+    group: list[str] = []
+    size = 0
+    for _ in range(len(pieces)):
+        piece = pop()
+        group.append(piece)
+        size += len(piece)
+        if size >= _JOIN_GROUP:
+            head += "".join(group)
+            group.clear()
+            size = 0
+    head += "".join(group)
+    return head
 
 
 def materialize(value: Any) -> Any:
@@ -302,8 +354,10 @@ def _set_text(container: dict[str, Any], key: str, value: Any) -> bool:
     current = container.get(key)
     agrees = True
     if type(current) is Text:
-        agrees = current.value() == value
-        current.set(value)
+        held = current.value()
+        agrees = held == value
+        # Equal: keep the string already held (the event's may be a copy), so one is kept alive.
+        current.set(held if agrees else value)
     else:
         container[key] = value
     return agrees
@@ -397,6 +451,35 @@ class Accumulator:
     def output(self) -> list[Any]:
         """The output items so far, materialised as fresh wire dicts, in ``output_index`` order."""
         return [materialize(item) for item in self.items.values()]
+
+    def long_strings(self, min_length: int, budget: int) -> list[str]:
+        """The strings of at least *min_length* characters the response holds so far.
+
+        The ``.done`` and terminal events repeat them (a whole text, the instructions, tool
+        arguments): the stream decodes such events so that an equal string is this very object,
+        not a copy (see ``EventStreamBase._load_big``). At most *budget* nodes of the state are
+        visited (the response object first, then the items, newest first), so that the cost
+        stays in proportion to the event being decoded however many items came before.
+        """
+        found: dict[int, str] = {}
+        stack: list[Any] = [*self.items.values(), self.response]
+        pop, push = stack.pop, stack.append
+        while stack and budget > 0:
+            budget -= 1
+            node = pop()
+            t = type(node)
+            if t is dict:
+                stack.extend(node.values())
+            elif t is list:
+                stack.extend(node)
+            elif t is Sparse:
+                stack.extend(node.slots.values())
+            elif t is Text:
+                if node.length >= min_length:
+                    push(node.value())
+            elif t is str and len(node) >= min_length:
+                found[id(node)] = node
+        return list(found.values())
 
     # -- locating items and parts ------------------------------------------------------------
 

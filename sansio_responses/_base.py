@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import importlib
 import json
+import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, Generic, TypeVar
 
 from ._diagnostics import Diagnostic
@@ -95,6 +96,151 @@ DEFAULT_JSON_LOADS: JSONLoads = stdlib_loads if _orjson_loads is None else orjso
 #: size (a 465 KB ``response.completed`` peaks at 6 MB), the standard library's about twice, and
 #: such events are few (the ``.done`` and terminal events that repeat a whole text or image).
 BIG_EVENT_DATA = 64 * 1024
+
+
+#: Strings of a large event at least this long (characters) are compared with the strings the
+#: stream already holds, and shared when equal (see :func:`load_sharing`).
+SHARE_MIN = 4096
+
+# Candidates are compared in pieces of this many characters, each JSON-encoded on its own.
+_PIECE = 16 * 1024
+_encode_basestring: Callable[[str], str] = json.encoder.encode_basestring
+_encode_basestring_ascii: Callable[[str], str] = json.encoder.encode_basestring_ascii
+# The control characters the JSON encoders escape, but for LF (see _utf8_json).
+_CONTROLS = bytes(c for c in range(0x20) if c != 0x0A)
+# \u escapes of a high then a low surrogate decode to one character: a string holding such a
+# pair as two code points is not what its ASCII encoding decodes to.
+_SURROGATE = re.compile("[\\ud800-\\udfff]")
+
+
+def _utf8_json(piece: str, as_bytes: bool) -> Any:
+    """The JSON string content of *piece* with non-ASCII as UTF-8 (the OpenAI API's form;
+    ``json.dumps(ensure_ascii=False)``), as bytes for bytes data."""
+    if as_bytes:
+        raw = piece.encode("utf-8")
+        if len(raw.translate(None, _CONTROLS)) == len(raw):
+            # Only quotes, backslashes and LF to escape: three C-speed replaces do what the
+            # encoder does character by character (about ten times faster on a long text).
+            return raw.replace(b"\\", b"\\\\").replace(b'"', b'\\"').replace(b"\n", b"\\n")
+        return _encode_basestring(piece)[1:-1].encode("utf-8")
+    return _encode_basestring(piece)[1:-1]
+
+
+def _ascii_json(piece: str, as_bytes: bool) -> Any:
+    """The JSON string content of *piece* with non-ASCII as \\u escapes (``json.dumps``'s
+    default, which some proxies use)."""
+    out = _encode_basestring_ascii(piece)[1:-1]
+    return out.encode("ascii") if as_bytes else out
+
+
+def _string_tokens(data: str | bytes | bytearray) -> Iterator[tuple[int, int]]:
+    """``(start, stop)`` of each string token of the JSON document *data*, quotes included.
+
+    ``find`` from quote to quote (a quote after an odd run of backslashes is escaped): linear,
+    with no memory beyond the positions. (A regex holds a backtracking record per escape: 20 MB
+    for a 1 MB text full of them.) Outside strings a JSON document has no quotes, so the first
+    quote after a token opens the next one; for a document that is not JSON the positions are
+    meaningless but harmless (see load_sharing).
+    """
+    as_bytes = not isinstance(data, str)
+    quote: Any = b'"' if as_bytes else '"'
+    backslash: Any = 0x5C if as_bytes else "\\"
+    find = data.find
+    start = find(quote)
+    while start >= 0:
+        stop = start
+        while True:
+            stop = find(quote, stop + 1)
+            if stop < 0:
+                return
+            before = stop - 1
+            while data[before] == backslash:
+                before -= 1
+            if (stop - 1 - before) % 2 == 0:
+                break
+        yield start, stop + 1
+        start = find(quote, stop + 1)
+
+
+def _encodes(data: str | bytes | bytearray, start: int, stop: int, value: str) -> bool:
+    """Whether ``data[start:stop]`` is exactly the JSON encoding of *value* (in either form),
+    compared piece by piece in place: no copy of *value* or of the data is made."""
+    as_bytes = not isinstance(data, str)
+    for encode in (_utf8_json, _ascii_json):
+        if encode is _ascii_json and _SURROGATE.search(value):
+            return False
+        at = start
+        for i in range(0, len(value), _PIECE):
+            try:
+                piece = encode(value[i : i + _PIECE], as_bytes)
+            except UnicodeEncodeError:  # a lone surrogate: never in UTF-8 data
+                break
+            if not data.startswith(piece, at, stop):
+                break
+            at += len(piece)
+        else:
+            if at == stop:
+                return True
+    return False
+
+
+def load_sharing(data: str | bytes | bytearray, shared: list[str], loads: JSONLoads) -> Any | None:
+    """Decode *data* with *loads*, each long string equal to one of *shared* being that object.
+
+    The ``.done`` and terminal events of a response repeat strings the stream already holds (the
+    whole text, the instructions): decoded as usual, each would exist twice, and the data as a
+    ``str`` besides. Here every long string token is compared in place with the held strings;
+    the matching ones are cut out of the document (replaced by a short placeholder), the rest is
+    decoded by *loads*, and the held strings are put where the placeholders landed. The result
+    equals ``loads(data)``: a cut token is a whole string token whose content encodes the held
+    string exactly, and only a document the decoder accepts is returned. ``None`` when nothing
+    was shared or anything is unusual (the caller then decodes the data as usual).
+    """
+    as_bytes = not isinstance(data, str)
+    # The placeholders hold a NUL: unambiguous only if no string of the data can contain one.
+    if data.find(b"\\u0000" if as_bytes else "\\u0000") >= 0:  # type: ignore[arg-type]
+        return None
+    shortest = min(map(len, shared))
+    cuts: list[tuple[int, int, str]] = []
+    for start, stop in _string_tokens(data):
+        length = stop - start - 2
+        if length < shortest:
+            continue
+        for value in shared:
+            if len(value) <= length and _encodes(data, start + 1, stop - 1, value):
+                cuts.append((start, stop, value))
+                break
+    if not cuts:
+        return None
+    rest: list[str] = []
+    last = 0
+    for number, (start, stop, _) in enumerate(cuts):
+        chunk = data[last:start]
+        rest.append(chunk if isinstance(chunk, str) else chunk.decode("utf-8", "replace"))
+        rest.append(f'"\\u0000{number}"')
+        last = stop
+    chunk = data[last:]
+    rest.append(chunk if isinstance(chunk, str) else chunk.decode("utf-8", "replace"))
+    del chunk
+    try:
+        obj = loads("".join(rest))
+    except (ValueError, RecursionError):
+        return None  # the caller's decoding gives the error, located
+    # Put the held strings in; every placeholder must be found exactly once, as a value.
+    placed = 0
+    stack = [obj]
+    while stack:
+        node = stack.pop()
+        items = node.items() if type(node) is dict else enumerate(node)
+        for key, child in items:
+            t = type(child)
+            if t is str:
+                if child[:1] == "\x00":
+                    node[key] = cuts[int(child[1:])][2]
+                    placed += 1
+            elif t is dict or t is list:
+                stack.append(child)
+    return obj if placed == len(cuts) else None
 
 
 class EventStreamBase(Generic[E]):
@@ -252,6 +398,9 @@ class EventStreamBase(Generic[E]):
     def _new_decoder(self) -> SSEDecoder:
         decoder = SSEDecoder(max_event_size=self.max_event_size, report_comments=True)
         decoder._keep_bytes = self._BYTES_DATA and self._fast_loads is _orjson_loads
+        if self._BYTES_DATA:
+            # Large events as bytes whatever the decoder: _load_big reads them as such.
+            decoder._bytes_over = BIG_EVENT_DATA
         return decoder
 
     def _fail(self, exc: ProtocolError, out: list[E]) -> None:
@@ -275,8 +424,23 @@ class EventStreamBase(Generic[E]):
         if len(self.diagnostics) < self.max_diagnostics:
             self.diagnostics.append(Diagnostic(code, message, sequence_number, offset))
 
+    def _shared_strings(self, size: int) -> list[str]:
+        """The long strings the stream holds, which a large event of *size* bytes or characters
+        may repeat (see _load_big); found at a cost in proportion to *size*."""
+        return []
+
     def _load_big(self, data: str | bytes | bytearray) -> Any:
-        """Decode the data of a large event (over ``BIG_EVENT_DATA``) with bounded memory."""
+        """Decode the data of a large event (over ``BIG_EVENT_DATA``) with bounded memory.
+
+        A long string equal to one the stream holds comes out as that very object, and is never
+        decoded (:func:`load_sharing`): a terminal event repeating the whole text then costs
+        about its data, not also two more copies of the text.
+        """
+        shared = self._shared_strings(len(data))
+        if shared:
+            obj = load_sharing(data, shared, self._big_loads)
+            if obj is not None:
+                return obj
         if not isinstance(data, str):
             data = data.decode("utf-8", "replace")
         return self._big_loads(data)

@@ -79,6 +79,17 @@ def _compact(parts: list[bytes | bytearray]) -> list[bytes | bytearray]:
     return [joined]
 
 
+def _completed(line: bytearray) -> bytes | bytearray:
+    """The open line *line*, now complete, as it goes to the line machine.
+
+    A ``data:`` line is handed over as the buffer itself (the machine strips its field name in
+    place): a large event arrives over many chunks as one such line, and copying it into
+    ``bytes`` and then slicing off ``data: `` would hold it three times. Any other line is
+    copied into ``bytes`` (its value may become a dict key, such as the event type).
+    """
+    return line if line.startswith(b"data: ") else bytes(line)
+
+
 def _parse_retry(value: bytes) -> int | None:
     """The retry value if it "consists of only ASCII digits" (WHATWG §9.2.6), else ``None``."""
     # bytes.isdigit() is ASCII-only and False for b"", unlike int() which accepts "+5", " 5",
@@ -137,6 +148,7 @@ class SSEDecoder:
         "_block_size",
         "_block_start",
         "_broken",
+        "_bytes_over",
         "_check_at",
         "_data",
         "_etype",
@@ -197,6 +209,10 @@ class SSEDecoder:
         # the caller's to replace (decode("utf-8", "replace") gives what feed_raw returns
         # otherwise). feed() always decodes.
         self._keep_bytes = False
+        # ... and only for data longer than this many bytes (set by ResponsesStream, which
+        # decodes its large events from the bytes, see EventStreamBase._load_big): one large
+        # event is then held once, as received, not also as a str of up to four times its size.
+        self._bytes_over = sys.maxsize
         # The same for whole "event: <type>" lines (the block path), keyed with their prefix.
         self._heads: dict[bytes, str] = {}
         self._pending_error: ProtocolError | None = None
@@ -433,7 +449,7 @@ class SSEDecoder:
                 start = self._block_start if self._block_start >= 0 else pos
                 return self._fail(self._too_large(start), [])
             self._line += lines[0]
-            lines[0] = bytes(self._line)
+            lines[0] = _completed(self._line)  # type: ignore[assignment]
             self._line = bytearray()
         error = self._lines(lines, seps, pos, full, out)
         if error is not None:
@@ -491,7 +507,7 @@ class SSEDecoder:
                     start = self._block_start if self._block_start >= 0 else line_pos
                     return self._fail(self._too_large(start), out)
                 self._line += lines[0]
-                lines[0] = bytes(self._line)
+                lines[0] = _completed(self._line)  # type: ignore[assignment]
                 self._line = bytearray()
             error = self._lines(lines, repeat(1), line_pos, full, out)
             if error is not None:
@@ -503,6 +519,10 @@ class SSEDecoder:
         heads = self._heads
         id_buf = self._id_buf
         keep = self._keep_bytes
+        big = self._bytes_over
+        # Only a chunk longer than that can hold a whole block with such data: one test per
+        # chunk keeps the per-event cost of the common case unchanged.
+        huge = len(data) > big
         for block in pieces:
             n = len(block)
             # A block no longer than the limit cannot take its event past it (line ends count
@@ -526,7 +546,9 @@ class SSEDecoder:
                             append(
                                 (
                                     event,
-                                    payload if keep else payload.decode("utf-8", "replace"),
+                                    payload
+                                    if keep or (huge and len(payload) > big)
+                                    else payload.decode("utf-8", "replace"),
                                     pos,
                                 )
                             )
@@ -541,7 +563,9 @@ class SSEDecoder:
                         append(
                             (
                                 "message",
-                                payload if keep else payload.decode("utf-8", "replace"),
+                                payload
+                                if keep or (huge and len(payload) > big)
+                                else payload.decode("utf-8", "replace"),
                                 pos,
                             )
                         )
@@ -618,8 +642,14 @@ class SSEDecoder:
                     # The commonest lines first, sliced once: "data: " and "event: " with the
                     # one space the spec removes (same result as the general rule below).
                     if line.startswith(b"data: "):
-                        parts.append(line[6:])
                         pos += len(line) + sep
+                        if isinstance(line, bytearray):
+                            # A long line completed over several chunks (see _completed): its
+                            # buffer becomes the value in place, no copy of it is made.
+                            del line[:6]
+                            parts.append(line)
+                        else:
+                            parts.append(line[6:])
                         continue
                     if line.startswith(b"event: "):
                         etype = line[7:]
@@ -650,7 +680,7 @@ class SSEDecoder:
                     # One LF between values and none trailing, i.e. the buffer minus its last LF.
                     # Decoding the joined bytes equals decoding line by line (LF is ASCII).
                     raw = parts[0] if len(parts) == 1 else b"\n".join(parts)
-                    if full or not self._keep_bytes:
+                    if full or not (self._keep_bytes or len(raw) > self._bytes_over):
                         text = raw.decode("utf-8", "replace")
                     else:
                         text = raw  # type: ignore[assignment]  # (see _keep_bytes)

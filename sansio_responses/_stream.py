@@ -40,6 +40,7 @@ from ._base import (
     BIG_EVENT_DATA,
     DEFAULT_MAX_DIAGNOSTICS,
     DEFAULT_MAX_NESTING_DEPTH,
+    SHARE_MIN,
     EventStreamBase,
     JSONLoads,
 )
@@ -399,6 +400,9 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
 
     # With orjson, the data arrive as the bytes received (see EventStreamBase._BYTES_DATA).
     _BYTES_DATA = True
+
+    def _shared_strings(self, size: int) -> list[str]:
+        return self._acc.long_strings(SHARE_MIN, size // 4)
 
     def _on_message(
         self, event_type: str, data: str | bytes | bytearray, offset: int, out: list[Any]
