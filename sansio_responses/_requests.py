@@ -19,6 +19,7 @@ import email.utils
 import json
 import math
 import re
+import sys
 import time
 import urllib.parse
 from collections.abc import Iterable, Mapping
@@ -370,11 +371,21 @@ def _json_body(body: Mapping[str, Any], what: str) -> tuple[bytes, bool]:
         encoded = json.dumps(payload, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
     except (TypeError, ValueError) as exc:
         raise LocalProtocolError(f"{what} body is not JSON-serializable: {exc}") from None
+    except RecursionError:
+        # json.dumps recurses once per level: a body nested deeper than Python's stack allows.
+        raise LocalProtocolError(
+            f"{what} body nests arrays/objects too deeply to serialize "
+            f"(Python's recursion limit is {sys.getrecursionlimit()})"
+        ) from None
     try:
         data = encoded.encode("utf-8")
     except UnicodeEncodeError as exc:
         # A lone surrogate (e.g. from os.fsdecode or a broken JSON \ud800 escape) has no UTF-8 form.
-        where = _surrogate_path(payload) or f"at character {exc.start} of the JSON"
+        try:
+            path = _surrogate_path(payload)
+        except RecursionError:  # as deep as json.dumps allowed, deeper than this walk can go
+            path = None
+        where = path or f"at character {exc.start} of the JSON"
         raise LocalProtocolError(
             f"{what} body has {_describe_char(encoded[exc.start])} {where}: it is not valid "
             "Unicode and cannot be sent as UTF-8"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import email.utils
 import json
+import sys
+from typing import Any
 
 import pytest
 
@@ -540,3 +542,24 @@ def test_404_names_the_method_and_url_and_hints_at_v1() -> None:
     # Other statuses and calls without the request keep the SDK's wording.
     assert str(response_error(404, [], body)) == "Error code: 404 - 404: Not Found"
     assert str(response_error(400, [], body, request=request)) == "Error code: 400 - 404: Not Found"
+
+
+@pytest.mark.parametrize("depth", [5_000, 50_000])
+def test_a_body_nested_too_deeply_is_a_local_protocol_error(depth: int) -> None:
+    # json.dumps recurses per level: a builder never lets a RecursionError out.
+    deep: Any = "x"
+    for _ in range(depth):
+        deep = [deep]
+    with pytest.raises(LocalProtocolError, match="too deeply"):
+        responses_request({"model": "m", "input": deep}, api_key="sk-test")
+
+
+def test_a_lone_surrogate_at_any_depth_is_a_local_protocol_error() -> None:
+    # Around Python's recursion limit json.dumps may succeed where the (recursive) surrogate
+    # locator cannot: either way the caller gets a LocalProtocolError.
+    for depth in range(0, sys.getrecursionlimit() + 50, 25):
+        deep: Any = "\ud800"
+        for _ in range(depth):
+            deep = [deep]
+        with pytest.raises(LocalProtocolError, match=r"too deeply|not valid Unicode"):
+            responses_request({"model": "m", "input": deep}, api_key="sk-test")
