@@ -50,7 +50,13 @@ from functools import partial
 from typing import Any
 
 from ._accumulate import Text
-from ._base import DEFAULT_MAX_DIAGNOSTICS, DEFAULT_MAX_NESTING_DEPTH, EventStreamBase, JSONLoads
+from ._base import (
+    BIG_EVENT_DATA,
+    DEFAULT_MAX_DIAGNOSTICS,
+    DEFAULT_MAX_NESTING_DEPTH,
+    EventStreamBase,
+    JSONLoads,
+)
 from ._chat_models import (
     CHUNK_OBJECT,
     ChatCompletion,
@@ -65,6 +71,7 @@ from ._chat_models import (
     CompletionUsage,
     FunctionCall,
     ToolCallDelta,
+    hot_chunk,
 )
 from ._errors import RemoteProtocolError, SchemaError, TruncatedStream, excerpt
 from ._models import copy_tree
@@ -91,6 +98,9 @@ _IGNORED_TOP = frozenset({"obfuscation"})
 _FILTER_LISTS = frozenset({"prompt_filter_results", "prompt_annotations"})
 _REASONING_NAMES = ("reasoning_content", "reasoning", "reasoning_details")
 _TOOL_KNOWN = ToolCallDelta._KNOWN
+# The keys of a chunk and of a delta that the common-shape path (_apply_common) handles.
+_TOP_COMMON = ChatCompletionChunk._KNOWN | _IGNORED_TOP
+_DELTA_COMMON = frozenset({"role", "content", "refusal", "tool_calls"})
 _DELTA_KNOWN = ChoiceDelta._KNOWN
 _CHOICE_KNOWN = ChunkChoice._KNOWN
 _CHUNK_KNOWN = ChatCompletionChunk._KNOWN
@@ -239,6 +249,11 @@ def _shallow_list(node: Any) -> None:
     return None
 
 
+def _text(data: str | bytes | bytearray) -> str:
+    """Event data as text (it arrives as bytes on the orjson path), for messages and excerpts."""
+    return data if isinstance(data, str) else data.decode("utf-8", "replace")
+
+
 class _ToolCallAcc:
     __slots__ = ("args", "extra", "final", "id", "index", "name", "type")
 
@@ -250,6 +265,14 @@ class _ToolCallAcc:
         self.args = Text("")
         self.final: tuple[int, Any] | None = None  # (arguments length, parsed value)
         self.extra: dict[str, Any] = {}
+
+    def stand_in(self) -> _ToolCallAcc:
+        """A copy of what diagnostics depend on (id, type, name), with nothing shared."""
+        copy = _ToolCallAcc(self.index)
+        copy.id = self.id
+        copy.type = self.type
+        copy.name = self.name
+        return copy
 
     def custom_input(self) -> str | None:
         """The ``custom.input`` text of a custom tool call (``type: "custom"``), else ``None``."""
@@ -313,6 +336,27 @@ class _ChoiceAcc:
         self.finish_reason: str | None = None
         self.extra: dict[str, Any] = {}
         self.cache: Choice | None = None
+
+    def stand_in(self) -> _ChoiceAcc:
+        """A copy for :meth:`ChatCompletionsStream._rehearse`: what diagnostics depend on (role,
+        names, ids, tool-call indices), and for the rest empty texts and containers of the same
+        presence, so that a rehearsal touches nothing of this choice."""
+        copy = _ChoiceAcc(self.index)
+        copy.role = self.role
+        copy.content = None if self.content is None else Text("")
+        copy.refusal = None if self.refusal is None else Text("")
+        copy.reasoning_content = None if self.reasoning_content is None else Text("")
+        copy.reasoning = None if self.reasoning is None else Text("")
+        copy.reasoning_details = None if self.reasoning_details is None else []
+        copy.tool_calls = {i: call.stand_in() for i, call in self.tool_calls.items()}
+        copy.last_tool = self.last_tool
+        copy.tool_ids = dict(self.tool_ids)
+        copy.next_tool = self.next_tool
+        copy.has_function_call = self.has_function_call
+        copy.function_name = self.function_name
+        copy.logprobs = None if self.logprobs is None else {"content": None, "refusal": None}
+        copy.finish_reason = self.finish_reason
+        return copy
 
     def build(self) -> Choice:
         message = ChatCompletionMessage(
@@ -419,6 +463,7 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
         self._extra: dict[str, Any] = {}
         self._reasoning_noted: set[str] = set()
         self._snap: ChatCompletion | None = None
+        self._view_of = self._view  # bound once: every chunk holds a partial of it
 
     # -- public ------------------------------------------------------------------------------
 
@@ -515,60 +560,91 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
 
     # -- EventStreamBase hooks -----------------------------------------------------------------
 
-    def _on_message(self, event_type: str, data: str, offset: int, out: list[ChatEvent]) -> None:
-        if data == DONE:
-            self._on_done(offset)
-            return
-        if not data.strip():
-            self._note("empty-data", "an event with empty data", offset=offset)
-            return
-        if self.done:
-            self._note("data-after-done", "data after [DONE]", offset=offset)
-        obj = self._load_object(data, offset)
-        if (
-            event_type == "error"
-            or (obj.get("error") is not None and "choices" not in obj)
-            or obj.get("object") == "error"
-        ):
-            self._on_error(obj, data, offset, out)
-            return
-        if not (
-            "choices" in obj
-            or "id" in obj
-            or "usage" in obj
-            or "model" in obj
-            or obj.get("object") == CHUNK_OBJECT
-        ):
-            self._note(
-                "unknown-event",
-                f"a JSON object that is not a chat.completion.chunk (event {event_type!r}): "
-                + excerpt(data),
-                offset=offset,
-            )
-            out.append(ChatUnknownEvent(event_type, obj))
-            return
-        if event_type != "message":
-            self._note(
-                "unexpected-event-type", f"a chunk in an {event_type!r} event", offset=offset
-            )
+    # With orjson, the data arrive as the bytes received (see EventStreamBase._BYTES_DATA).
+    _BYTES_DATA = True
+    # Whether the hot paths (hot_chunk, _apply_common) are used; the tests turn them off to check
+    # that they change nothing.
+    _HOT = True
+
+    def _on_message(
+        self, event_type: str, data: str | bytes | bytearray, offset: int, out: list[ChatEvent]
+    ) -> None:
+        try:
+            if len(data) <= BIG_EVENT_DATA:
+                obj = self._fast_loads(data)  # type: ignore[arg-type]
+            else:
+                obj = self._load_big(data)
+        except (ValueError, RecursionError):
+            obj = None
+        if obj.__class__ is not dict:
+            # [DONE], empty data, invalid JSON, not an object: checked here, off the hot path.
+            data = _text(data)
+            if data == DONE:
+                self._on_done(offset)
+                return
+            if not data.strip():
+                self._note("empty-data", "an event with empty data", offset=offset)
+                return
+            if self.done:
+                self._note("data-after-done", "data after [DONE]", offset=offset)
+            obj = self._load_object(data, offset)  # the full decoder, or a located error
+        else:
+            if self.done:
+                self._note("data-after-done", "data after [DONE]", offset=offset)
+            if len(data) > self._deep_len:  # only long data can nest deeper than the limit
+                self._check_depth(obj, data, offset)
+        get = obj.get
+        kind = get("object")
+        if event_type != "message" or kind != CHUNK_OBJECT or get("error") is not None:
+            # Not the plain chunk of nearly every event: classify it.
+            if (
+                event_type == "error"
+                or (get("error") is not None and "choices" not in obj)
+                or kind == "error"
+            ):
+                self._on_error(obj, _text(data), offset, out)
+                return
+            if not (
+                "choices" in obj
+                or "id" in obj
+                or "usage" in obj
+                or "model" in obj
+                or kind == CHUNK_OBJECT
+            ):
+                text = _text(data)
+                self._note(
+                    "unknown-event",
+                    f"a JSON object that is not a chat.completion.chunk (event {event_type!r}): "
+                    + excerpt(text),
+                    offset=offset,
+                )
+                out.append(ChatUnknownEvent(event_type, obj))
+                return
+            if event_type != "message":
+                self._note(
+                    "unexpected-event-type", f"a chunk in an {event_type!r} event", offset=offset
+                )
         if self.outcome == "error":
             self._note("data-after-error", "a chunk after an error object", offset=offset)
         try:
-            chunk = ChatCompletionChunk.from_dict(obj)
-            self._check_chunk(chunk)  # everything that can fail, before anything is applied
-            self._accumulate(chunk, obj, offset)
-            # The chunk's accessors read the lengths as of now: held by the chunk, not the stream.
-            _SET_VIEW(chunk, partial(self._view, self._mark))
+            chunk = hot_chunk(obj) if self._HOT else None
+            if chunk is None:
+                chunk = ChatCompletionChunk._build(obj)
+                self._apply(chunk, obj, offset)
+            elif not self._apply_common(chunk, obj):
+                self._apply(chunk, obj, offset)
         except SchemaError as exc:
             raise RemoteProtocolError(
-                f"invalid chat.completion.chunk: {exc}", offset=offset, excerpt=excerpt(data)
+                f"invalid chat.completion.chunk: {exc}", offset=offset, excerpt=excerpt(_text(data))
             ) from None
+        # The chunk's accessors read the lengths as of now: held by the chunk, not the stream.
+        _SET_VIEW(chunk, partial(self._view_of, self._mark))
         out.append(chunk)
         if obj.get("error") is not None:
             # OpenRouter reports a mid-stream failure as a chunk that has both ``choices``
             # (``finish_reason: "error"``) and an ``error`` object: the chunk is accumulated and
             # the error is yielded after it, so the outcome is "error" as for ``{"error": ...}``.
-            self._on_error(obj, data, offset, out)
+            self._on_error(obj, _text(data), offset, out)
 
     def _on_unterminated(self, sse_event: ServerSentEvent, out: list[ChatEvent]) -> None:
         offset = self.bytes_fed
@@ -667,6 +743,130 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
                 return None
             text = call.args
         return _json_of(text).at(length, partial(text.prefix, length))
+
+    def _apply(self, chunk: ChatCompletionChunk, raw: dict[str, Any], offset: int) -> None:
+        """Accumulate *chunk*, or raise before anything of it is applied.
+
+        Everything that can fail is checked first: indices and limits (:meth:`_check_chunk`),
+        and, in strict mode, every diagnostic the chunk would record, by rehearsing it on a
+        stand-in of the state it touches (:meth:`_rehearse`): a strict-mode error then leaves the
+        snapshot as it was before the chunk.
+        """
+        self._check_chunk(chunk)
+        if self.strict:
+            self._rehearse(chunk, raw, offset)
+        self._accumulate(chunk, raw, offset)
+
+    def _rehearse(self, chunk: ChatCompletionChunk, raw: dict[str, Any], offset: int) -> None:
+        """Run :meth:`_accumulate` on a stand-in stream, so that a strict-mode diagnostic raises
+        before the real state is touched.
+
+        The stand-in shares no mutable state with this stream: each choice the chunk names is a
+        :meth:`_ChoiceAcc.stand_in` (what the diagnostics depend on: roles, names, ids, tool-call
+        indices; fresh texts and containers), and the chunk-level containers are fresh.
+        """
+        rehearsal = object.__new__(ChatCompletionsStream)
+        rehearsal.__dict__.update(self.__dict__)
+        rehearsal._extra = {}
+        rehearsal._changes = []
+        rehearsal._reasoning_noted = set(self._reasoning_noted)
+        choices: dict[int, _ChoiceAcc] = {}
+        for choice in chunk.choices:
+            index = 0 if choice.index is None else choice.index
+            ch = self._choices.get(index)
+            if ch is not None and index not in choices:
+                choices[index] = ch.stand_in()
+        rehearsal._choices = choices
+        rehearsal._accumulate(chunk, raw, offset)
+
+    def _apply_common(self, chunk: ChatCompletionChunk, raw: dict[str, Any]) -> bool:
+        """Accumulate *chunk* if it has the common shape, and say whether it did.
+
+        The common shape: one choice already open, whose delta only extends its content and/or
+        the arguments of tool calls already open (an identical repeat of its role, or of a tool
+        call's id, type or name, is allowed), and nothing else new: no unknown field, no logprobs,
+        usage or reasoning, a complete identity. Such a chunk can neither fail nor record a
+        diagnostic, and applying it here gives what :meth:`_accumulate` gives. Anything else
+        returns False having changed nothing, and goes the general way (:meth:`_apply`).
+        """
+        choices = chunk.choices
+        if len(choices) != 1:
+            return False
+        choice = choices[0]
+        delta = choice.delta
+        ch = self._choices.get(choice.index)  # type: ignore[arg-type]
+        if (
+            ch is None
+            or delta is None
+            or chunk.usage is not None
+            or choice.logprobs is not None
+            or not chunk.id
+            or not chunk.model
+            or chunk.object != CHUNK_OBJECT
+            or not raw.keys() <= _TOP_COMMON
+            or not choice._raw.keys() <= _CHOICE_KNOWN
+            or not delta._raw.keys() <= _DELTA_COMMON
+            or delta.refusal is not None
+            or (delta.role is not None and delta.role != ch.role)
+        ):
+            return False
+        tool_calls = delta.tool_calls
+        if tool_calls:
+            calls = ch.tool_calls
+            for tc in tool_calls:
+                acc = calls.get(tc.index)  # type: ignore[arg-type]
+                f = tc.function
+                if (
+                    acc is None
+                    or not tc._raw.keys() <= _TOOL_KNOWN
+                    or (tc.id and tc.id != acc.id)
+                    or (tc.type and acc.type is None)
+                    or (f is not None and f.name and f.name != acc.name)
+                ):
+                    return False
+        # Applied from here on: what _accumulate does for this shape, in the same order.
+        self._seq += 1
+        self._snap = None
+        if self._id is None:
+            self._id = chunk.id
+        if self._model is None:
+            self._model = chunk.model
+        if chunk.created and self._created is None:
+            self._created = chunk.created
+        if chunk.system_fingerprint is not None:
+            self._fingerprint = chunk.system_fingerprint
+        if chunk.service_tier is not None:
+            self._service_tier = chunk.service_tier
+        ch.cache = None
+        index = ch.index
+        changes = []
+        content = delta.content
+        if content is not None:
+            text = ch.content
+            if text is None:
+                text = ch.content = Text(content)
+            else:
+                text.append(content)
+            changes.append((index, _CONTENT, text.length))
+        if tool_calls:
+            for tc in tool_calls:
+                t = tc.index
+                acc = ch.tool_calls[t]  # type: ignore[index]
+                ch.last_tool = t
+                f = tc.function
+                if f is not None and f.arguments:
+                    args = acc.args
+                    args.append(f.arguments)
+                    changes.append((index, t, args.length))  # type: ignore[arg-type]
+        if choice.finish_reason is not None:
+            ch.finish_reason = choice.finish_reason
+        if changes:
+            mark = self._mark
+            if type(mark) is tuple and mark[2] < _CHAIN - 1:  # _link's common case, inline
+                self._mark = (mark, changes, mark[2] + 1)
+            else:
+                self._mark = _link(mark, changes)
+        return True
 
     def _check_chunk(self, chunk: ChatCompletionChunk) -> None:
         """Raise for what would fail halfway through applying *chunk*: negative indices, limits.
