@@ -70,7 +70,14 @@ from ._chat_models import (
     ChunkChoice,
     CompletionUsage,
     FunctionCall,
+    FunctionDelta,
     ToolCallDelta,
+    _ChoiceDeltaTwin,
+    _ChunkChoiceTwin,
+    _ChunkTwin,
+    _FunctionDeltaTwin,
+    _new,
+    _ToolCallDeltaTwin,
     hot_chunk,
 )
 from ._errors import RemoteProtocolError, SchemaError, TruncatedStream, excerpt
@@ -98,9 +105,8 @@ _IGNORED_TOP = frozenset({"obfuscation"})
 _FILTER_LISTS = frozenset({"prompt_filter_results", "prompt_annotations"})
 _REASONING_NAMES = ("reasoning_content", "reasoning", "reasoning_details")
 _TOOL_KNOWN = ToolCallDelta._KNOWN
-# The keys of a chunk and of a delta that the common-shape path (_apply_common) handles.
+# The keys a chunk of the common shape may have (see ChatCompletionsStream._common).
 _TOP_COMMON = ChatCompletionChunk._KNOWN | _IGNORED_TOP
-_DELTA_COMMON = frozenset({"role", "content", "refusal", "tool_calls"})
 _DELTA_KNOWN = ChoiceDelta._KNOWN
 _CHOICE_KNOWN = ChunkChoice._KNOWN
 _CHUNK_KNOWN = ChatCompletionChunk._KNOWN
@@ -562,8 +568,8 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
 
     # With orjson, the data arrive as the bytes received (see EventStreamBase._BYTES_DATA).
     _BYTES_DATA = True
-    # Whether the hot paths (hot_chunk, _apply_common) are used; the tests turn them off to check
-    # that they change nothing.
+    # Whether the hot paths (_common, hot_chunk) are used; the tests turn them off to check that
+    # they change nothing.
     _HOT = True
 
     def _on_message(
@@ -593,6 +599,11 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
                 self._note("data-after-done", "data after [DONE]", offset=offset)
             if len(data) > self._deep_len:  # only long data can nest deeper than the limit
                 self._check_depth(obj, data, offset)
+            if event_type == "message" and self.outcome is None and self._HOT:
+                chunk = self._common(obj)  # nearly every chunk: built and applied in one go
+                if chunk is not None:
+                    out.append(chunk)
+                    return
         get = obj.get
         kind = get("object")
         if event_type != "message" or kind != CHUNK_OBJECT or get("error") is not None:
@@ -630,9 +641,7 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
             chunk = hot_chunk(obj) if self._HOT else None
             if chunk is None:
                 chunk = ChatCompletionChunk._build(obj)
-                self._apply(chunk, obj, offset)
-            elif not self._apply_common(chunk, obj):
-                self._apply(chunk, obj, offset)
+            self._apply(chunk, obj, offset)
         except SchemaError as exc:
             raise RemoteProtocolError(
                 f"invalid chat.completion.chunk: {exc}", offset=offset, excerpt=excerpt(_text(data))
@@ -779,94 +788,202 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
         rehearsal._choices = choices
         rehearsal._accumulate(chunk, raw, offset)
 
-    def _apply_common(self, chunk: ChatCompletionChunk, raw: dict[str, Any]) -> bool:
-        """Accumulate *chunk* if it has the common shape, and say whether it did.
+    def _common(self, d: dict[str, Any]) -> ChatCompletionChunk | None:
+        """Build and accumulate the chunk *d* if it has the common shape; else None, unchanged.
 
         The common shape: one choice already open, whose delta only extends its content and/or
         the arguments of tool calls already open (an identical repeat of its role, or of a tool
-        call's id, type or name, is allowed), and nothing else new: no unknown field, no logprobs,
-        usage or reasoning, a complete identity. Such a chunk can neither fail nor record a
-        diagnostic, and applying it here gives what :meth:`_accumulate` gives. Anything else
-        returns False having changed nothing, and goes the general way (:meth:`_apply`).
+        call's id, type or name, is allowed); a complete identity (``id``, ``model``, ``object``
+        ``chat.completion.chunk``); no other field than the modelled ones and ``obfuscation``;
+        no usage, logprobs, refusal, reasoning or legacy function call. Such a chunk can neither
+        fail nor record a diagnostic. Everything is checked before anything is changed; then the
+        chunk is applied as :meth:`_accumulate` would (same order, same results) and built as
+        :func:`hot_chunk` would. Anything else returns None and goes the general way.
         """
-        choices = chunk.choices
-        if len(choices) != 1:
-            return False
-        choice = choices[0]
-        delta = choice.delta
-        ch = self._choices.get(choice.index)  # type: ignore[arg-type]
+        # One function, not hot_chunk + a check + _accumulate: each value is read and
+        # type-checked once, and no call is made per nested object.
+        get = d.get
+        raw_choices = get("choices")
+        if raw_choices.__class__ is not list or len(raw_choices) != 1:
+            return None
+        c = raw_choices[0]
+        if c.__class__ is not dict:
+            return None
+        cget = c.get
+        index = cget("index")
+        if index.__class__ is not int:
+            return None
+        ch = self._choices.get(index)
+        raw_delta = cget("delta")
+        finish = cget("finish_reason")
+        cid = get("id")
+        kind = get("object")
+        created = get("created")
+        model = get("model")
+        fingerprint = get("system_fingerprint")
+        tier = get("service_tier")
         if (
             ch is None
-            or delta is None
-            or chunk.usage is not None
-            or choice.logprobs is not None
-            or not chunk.id
-            or not chunk.model
-            or chunk.object != CHUNK_OBJECT
-            or not raw.keys() <= _TOP_COMMON
-            or not choice._raw.keys() <= _CHOICE_KNOWN
-            or not delta._raw.keys() <= _DELTA_COMMON
-            or delta.refusal is not None
-            or (delta.role is not None and delta.role != ch.role)
+            or raw_delta.__class__ is not dict
+            or (finish is not None and finish.__class__ is not str)
+            or cget("logprobs") is not None
+            or not c.keys() <= _CHOICE_KNOWN
+            or not cid
+            or cid.__class__ is not str
+            or not model
+            or model.__class__ is not str
+            or kind != CHUNK_OBJECT
+            or get("usage") is not None
+            or (created is not None and created.__class__ is not int)
+            or (fingerprint is not None and fingerprint.__class__ is not str)
+            or (tier is not None and tier.__class__ is not str)
+            or not d.keys() <= _TOP_COMMON
         ):
-            return False
-        tool_calls = delta.tool_calls
-        if tool_calls:
+            return None
+        role = content = None
+        raw_calls = tool_calls = None
+        for k, v in raw_delta.items():
+            if v is None:
+                continue  # a null field, modelled or not, adds nothing
+            if k == "content":
+                if v.__class__ is not str:
+                    return None
+                content = v
+            elif k == "tool_calls":
+                if v.__class__ is not list:
+                    return None
+                raw_calls = v
+            elif k == "role":
+                if v != ch.role:  # also rejects a non-string
+                    return None
+                role = v
+            else:
+                return None
+        if raw_calls is not None:
             calls = ch.tool_calls
-            for tc in tool_calls:
-                acc = calls.get(tc.index)  # type: ignore[arg-type]
-                f = tc.function
+            tool_calls = []
+            for tc in raw_calls:
+                if tc.__class__ is not dict:
+                    return None
+                tget = tc.get
+                t = tget("index")
+                if t.__class__ is not int:
+                    return None
+                acc = calls.get(t)
+                tc_id = tget("id")
+                tc_type = tget("type")
+                f = tget("function")
+                # An id, type or name may only repeat what the call has (or be empty).
                 if (
                     acc is None
-                    or not tc._raw.keys() <= _TOOL_KNOWN
-                    or (tc.id and tc.id != acc.id)
-                    or (tc.type and acc.type is None)
-                    or (f is not None and f.name and f.name != acc.name)
+                    or not tc.keys() <= _TOOL_KNOWN
+                    or (
+                        tc_id is not None
+                        and (tc_id.__class__ is not str or (tc_id and tc_id != acc.id))
+                    )
+                    or (
+                        tc_type is not None
+                        and (tc_type.__class__ is not str or (tc_type and acc.type is None))
+                    )
                 ):
-                    return False
+                    return None
+                function = None
+                if f is not None:
+                    if f.__class__ is not dict:
+                        return None
+                    name = f.get("name")
+                    arguments = f.get("arguments")
+                    if (
+                        name is not None
+                        and (name.__class__ is not str or (name and name != acc.name))
+                    ) or (arguments is not None and arguments.__class__ is not str):
+                        return None
+                    function = _new(_FunctionDeltaTwin)
+                    function.name = name
+                    function.arguments = arguments
+                    function._raw = f
+                    function.__class__ = FunctionDelta
+                call = _new(_ToolCallDeltaTwin)
+                call.index = t
+                call.id = tc_id
+                call.type = tc_type
+                call.function = function
+                call._raw = tc
+                call.__class__ = ToolCallDelta
+                tool_calls.append(call)
+        delta = _new(_ChoiceDeltaTwin)
+        delta.role = role
+        delta.content = content
+        delta.refusal = None
+        delta.tool_calls = tool_calls
+        delta.function_call = None
+        delta.reasoning_content = None
+        delta.reasoning = None
+        delta.reasoning_details = None
+        delta._raw = raw_delta
+        delta.__class__ = ChoiceDelta
+        choice = _new(_ChunkChoiceTwin)
+        choice.index = index
+        choice.delta = delta
+        choice.logprobs = None
+        choice.finish_reason = finish
+        choice._raw = c
+        choice.__class__ = ChunkChoice
         # Applied from here on: what _accumulate does for this shape, in the same order.
         self._seq += 1
         self._snap = None
         if self._id is None:
-            self._id = chunk.id
+            self._id = cid
         if self._model is None:
-            self._model = chunk.model
-        if chunk.created and self._created is None:
-            self._created = chunk.created
-        if chunk.system_fingerprint is not None:
-            self._fingerprint = chunk.system_fingerprint
-        if chunk.service_tier is not None:
-            self._service_tier = chunk.service_tier
+            self._model = model
+        if created and self._created is None:
+            self._created = created
+        if fingerprint is not None:
+            self._fingerprint = fingerprint
+        if tier is not None:
+            self._service_tier = tier
         ch.cache = None
-        index = ch.index
-        changes = []
-        content = delta.content
+        mark = self._mark
+        changes = None
         if content is not None:
             text = ch.content
             if text is None:
                 text = ch.content = Text(content)
             else:
                 text.append(content)
-            changes.append((index, _CONTENT, text.length))
+            changes = [(index, _CONTENT, text.length)]
         if tool_calls:
-            for tc in tool_calls:
-                t = tc.index
-                acc = ch.tool_calls[t]  # type: ignore[index]
+            for call in tool_calls:
+                t = call.index
                 ch.last_tool = t
-                f = tc.function
+                f = call.function
                 if f is not None and f.arguments:
-                    args = acc.args
+                    args = ch.tool_calls[t].args
                     args.append(f.arguments)
-                    changes.append((index, t, args.length))  # type: ignore[arg-type]
-        if choice.finish_reason is not None:
-            ch.finish_reason = choice.finish_reason
-        if changes:
-            mark = self._mark
+                    if changes is None:
+                        changes = []
+                    changes.append((index, t, args.length))
+        if finish is not None:
+            ch.finish_reason = finish
+        if changes is not None:
             if type(mark) is tuple and mark[2] < _CHAIN - 1:  # _link's common case, inline
-                self._mark = (mark, changes, mark[2] + 1)
+                mark = self._mark = (mark, changes, mark[2] + 1)
             else:
-                self._mark = _link(mark, changes)
-        return True
+                mark = self._mark = _link(mark, changes)
+        chunk = _new(_ChunkTwin)
+        chunk.id = cid
+        chunk.object = kind
+        chunk.created = created
+        chunk.model = model
+        chunk.choices = [choice]
+        chunk.usage = None
+        chunk.system_fingerprint = fingerprint
+        chunk.service_tier = tier
+        chunk._raw = d
+        # The chunk's accessors read the lengths as of now: held by the chunk, not the stream.
+        chunk._view = partial(self._view_of, mark)
+        chunk.__class__ = ChatCompletionChunk
+        return chunk  # type: ignore[no-any-return]
 
     def _check_chunk(self, chunk: ChatCompletionChunk) -> None:
         """Raise for what would fail halfway through applying *chunk*: negative indices, limits.
