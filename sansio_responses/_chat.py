@@ -50,7 +50,13 @@ from functools import partial
 from typing import Any
 
 from ._accumulate import Text
-from ._base import DEFAULT_MAX_DIAGNOSTICS, DEFAULT_MAX_NESTING_DEPTH, EventStreamBase, JSONLoads
+from ._base import (
+    BIG_EVENT_DATA,
+    DEFAULT_MAX_DIAGNOSTICS,
+    DEFAULT_MAX_NESTING_DEPTH,
+    EventStreamBase,
+    JSONLoads,
+)
 from ._chat_models import (
     CHUNK_OBJECT,
     ChatCompletion,
@@ -64,7 +70,15 @@ from ._chat_models import (
     ChunkChoice,
     CompletionUsage,
     FunctionCall,
+    FunctionDelta,
     ToolCallDelta,
+    _ChoiceDeltaTwin,
+    _ChunkChoiceTwin,
+    _ChunkTwin,
+    _FunctionDeltaTwin,
+    _new,
+    _ToolCallDeltaTwin,
+    hot_chunk,
 )
 from ._errors import RemoteProtocolError, SchemaError, TruncatedStream, excerpt
 from ._models import copy_tree
@@ -91,6 +105,8 @@ _IGNORED_TOP = frozenset({"obfuscation"})
 _FILTER_LISTS = frozenset({"prompt_filter_results", "prompt_annotations"})
 _REASONING_NAMES = ("reasoning_content", "reasoning", "reasoning_details")
 _TOOL_KNOWN = ToolCallDelta._KNOWN
+# The keys a chunk of the common shape may have (see ChatCompletionsStream._common).
+_TOP_COMMON = ChatCompletionChunk._KNOWN | _IGNORED_TOP
 _DELTA_KNOWN = ChoiceDelta._KNOWN
 _CHOICE_KNOWN = ChunkChoice._KNOWN
 _CHUNK_KNOWN = ChatCompletionChunk._KNOWN
@@ -239,6 +255,11 @@ def _shallow_list(node: Any) -> None:
     return None
 
 
+def _text(data: str | bytes | bytearray) -> str:
+    """Event data as text (it arrives as bytes on the orjson path), for messages and excerpts."""
+    return data if isinstance(data, str) else data.decode("utf-8", "replace")
+
+
 class _ToolCallAcc:
     __slots__ = ("args", "extra", "final", "id", "index", "name", "type")
 
@@ -250,6 +271,14 @@ class _ToolCallAcc:
         self.args = Text("")
         self.final: tuple[int, Any] | None = None  # (arguments length, parsed value)
         self.extra: dict[str, Any] = {}
+
+    def stand_in(self) -> _ToolCallAcc:
+        """A copy of what diagnostics depend on (id, type, name), with nothing shared."""
+        copy = _ToolCallAcc(self.index)
+        copy.id = self.id
+        copy.type = self.type
+        copy.name = self.name
+        return copy
 
     def custom_input(self) -> str | None:
         """The ``custom.input`` text of a custom tool call (``type: "custom"``), else ``None``."""
@@ -313,6 +342,27 @@ class _ChoiceAcc:
         self.finish_reason: str | None = None
         self.extra: dict[str, Any] = {}
         self.cache: Choice | None = None
+
+    def stand_in(self) -> _ChoiceAcc:
+        """A copy for :meth:`ChatCompletionsStream._rehearse`: what diagnostics depend on (role,
+        names, ids, tool-call indices), and for the rest empty texts and containers of the same
+        presence, so that a rehearsal touches nothing of this choice."""
+        copy = _ChoiceAcc(self.index)
+        copy.role = self.role
+        copy.content = None if self.content is None else Text("")
+        copy.refusal = None if self.refusal is None else Text("")
+        copy.reasoning_content = None if self.reasoning_content is None else Text("")
+        copy.reasoning = None if self.reasoning is None else Text("")
+        copy.reasoning_details = None if self.reasoning_details is None else []
+        copy.tool_calls = {i: call.stand_in() for i, call in self.tool_calls.items()}
+        copy.last_tool = self.last_tool
+        copy.tool_ids = dict(self.tool_ids)
+        copy.next_tool = self.next_tool
+        copy.has_function_call = self.has_function_call
+        copy.function_name = self.function_name
+        copy.logprobs = None if self.logprobs is None else {"content": None, "refusal": None}
+        copy.finish_reason = self.finish_reason
+        return copy
 
     def build(self) -> Choice:
         message = ChatCompletionMessage(
@@ -419,6 +469,7 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
         self._extra: dict[str, Any] = {}
         self._reasoning_noted: set[str] = set()
         self._snap: ChatCompletion | None = None
+        self._view_of = self._view  # bound once: every chunk holds a partial of it
 
     # -- public ------------------------------------------------------------------------------
 
@@ -515,60 +566,94 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
 
     # -- EventStreamBase hooks -----------------------------------------------------------------
 
-    def _on_message(self, event_type: str, data: str, offset: int, out: list[ChatEvent]) -> None:
-        if data == DONE:
-            self._on_done(offset)
-            return
-        if not data.strip():
-            self._note("empty-data", "an event with empty data", offset=offset)
-            return
-        if self.done:
-            self._note("data-after-done", "data after [DONE]", offset=offset)
-        obj = self._load_object(data, offset)
-        if (
-            event_type == "error"
-            or (obj.get("error") is not None and "choices" not in obj)
-            or obj.get("object") == "error"
-        ):
-            self._on_error(obj, data, offset, out)
-            return
-        if not (
-            "choices" in obj
-            or "id" in obj
-            or "usage" in obj
-            or "model" in obj
-            or obj.get("object") == CHUNK_OBJECT
-        ):
-            self._note(
-                "unknown-event",
-                f"a JSON object that is not a chat.completion.chunk (event {event_type!r}): "
-                + excerpt(data),
-                offset=offset,
-            )
-            out.append(ChatUnknownEvent(event_type, obj))
-            return
-        if event_type != "message":
-            self._note(
-                "unexpected-event-type", f"a chunk in an {event_type!r} event", offset=offset
-            )
+    # With orjson, the data arrive as the bytes received (see EventStreamBase._BYTES_DATA).
+    _BYTES_DATA = True
+    # Whether the hot paths (_common, hot_chunk) are used; the tests turn them off to check that
+    # they change nothing.
+    _HOT = True
+
+    def _on_message(
+        self, event_type: str, data: str | bytes | bytearray, offset: int, out: list[ChatEvent]
+    ) -> None:
+        try:
+            if len(data) <= BIG_EVENT_DATA:
+                obj = self._fast_loads(data)  # type: ignore[arg-type]
+            else:
+                obj = self._load_big(data)
+        except (ValueError, RecursionError):
+            obj = None
+        if obj.__class__ is not dict:
+            # [DONE], empty data, invalid JSON, not an object: checked here, off the hot path.
+            data = _text(data)
+            if data == DONE:
+                self._on_done(offset)
+                return
+            if not data.strip():
+                self._note("empty-data", "an event with empty data", offset=offset)
+                return
+            if self.done:
+                self._note("data-after-done", "data after [DONE]", offset=offset)
+            obj = self._load_object(data, offset)  # the full decoder, or a located error
+        else:
+            if self.done:
+                self._note("data-after-done", "data after [DONE]", offset=offset)
+            if len(data) > self._deep_len:  # only long data can nest deeper than the limit
+                self._check_depth(obj, data, offset)
+            if event_type == "message" and self.outcome is None and self._HOT:
+                chunk = self._common(obj)  # nearly every chunk: built and applied in one go
+                if chunk is not None:
+                    out.append(chunk)
+                    return
+        get = obj.get
+        kind = get("object")
+        if event_type != "message" or kind != CHUNK_OBJECT or get("error") is not None:
+            # Not the plain chunk of nearly every event: classify it.
+            if (
+                event_type == "error"
+                or (get("error") is not None and "choices" not in obj)
+                or kind == "error"
+            ):
+                self._on_error(obj, _text(data), offset, out)
+                return
+            if not (
+                "choices" in obj
+                or "id" in obj
+                or "usage" in obj
+                or "model" in obj
+                or kind == CHUNK_OBJECT
+            ):
+                text = _text(data)
+                self._note(
+                    "unknown-event",
+                    f"a JSON object that is not a chat.completion.chunk (event {event_type!r}): "
+                    + excerpt(text),
+                    offset=offset,
+                )
+                out.append(ChatUnknownEvent(event_type, obj))
+                return
+            if event_type != "message":
+                self._note(
+                    "unexpected-event-type", f"a chunk in an {event_type!r} event", offset=offset
+                )
         if self.outcome == "error":
             self._note("data-after-error", "a chunk after an error object", offset=offset)
         try:
-            chunk = ChatCompletionChunk.from_dict(obj)
-            self._check_chunk(chunk)  # everything that can fail, before anything is applied
-            self._accumulate(chunk, obj, offset)
-            # The chunk's accessors read the lengths as of now: held by the chunk, not the stream.
-            _SET_VIEW(chunk, partial(self._view, self._mark))
+            chunk = hot_chunk(obj) if self._HOT else None
+            if chunk is None:
+                chunk = ChatCompletionChunk._build(obj)
+            self._apply(chunk, obj, offset)
         except SchemaError as exc:
             raise RemoteProtocolError(
-                f"invalid chat.completion.chunk: {exc}", offset=offset, excerpt=excerpt(data)
+                f"invalid chat.completion.chunk: {exc}", offset=offset, excerpt=excerpt(_text(data))
             ) from None
+        # The chunk's accessors read the lengths as of now: held by the chunk, not the stream.
+        _SET_VIEW(chunk, partial(self._view_of, self._mark))
         out.append(chunk)
         if obj.get("error") is not None:
             # OpenRouter reports a mid-stream failure as a chunk that has both ``choices``
             # (``finish_reason: "error"``) and an ``error`` object: the chunk is accumulated and
             # the error is yielded after it, so the outcome is "error" as for ``{"error": ...}``.
-            self._on_error(obj, data, offset, out)
+            self._on_error(obj, _text(data), offset, out)
 
     def _on_unterminated(self, sse_event: ServerSentEvent, out: list[ChatEvent]) -> None:
         offset = self.bytes_fed
@@ -667,6 +752,238 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
                 return None
             text = call.args
         return _json_of(text).at(length, partial(text.prefix, length))
+
+    def _apply(self, chunk: ChatCompletionChunk, raw: dict[str, Any], offset: int) -> None:
+        """Accumulate *chunk*, or raise before anything of it is applied.
+
+        Everything that can fail is checked first: indices and limits (:meth:`_check_chunk`),
+        and, in strict mode, every diagnostic the chunk would record, by rehearsing it on a
+        stand-in of the state it touches (:meth:`_rehearse`): a strict-mode error then leaves the
+        snapshot as it was before the chunk.
+        """
+        self._check_chunk(chunk)
+        if self.strict:
+            self._rehearse(chunk, raw, offset)
+        self._accumulate(chunk, raw, offset)
+
+    def _rehearse(self, chunk: ChatCompletionChunk, raw: dict[str, Any], offset: int) -> None:
+        """Run :meth:`_accumulate` on a stand-in stream, so that a strict-mode diagnostic raises
+        before the real state is touched.
+
+        The stand-in shares no mutable state with this stream: each choice the chunk names is a
+        :meth:`_ChoiceAcc.stand_in` (what the diagnostics depend on: roles, names, ids, tool-call
+        indices; fresh texts and containers), and the chunk-level containers are fresh.
+        """
+        rehearsal = object.__new__(ChatCompletionsStream)
+        rehearsal.__dict__.update(self.__dict__)
+        rehearsal._extra = {}
+        rehearsal._changes = []
+        rehearsal._reasoning_noted = set(self._reasoning_noted)
+        choices: dict[int, _ChoiceAcc] = {}
+        for choice in chunk.choices:
+            index = 0 if choice.index is None else choice.index
+            ch = self._choices.get(index)
+            if ch is not None and index not in choices:
+                choices[index] = ch.stand_in()
+        rehearsal._choices = choices
+        rehearsal._accumulate(chunk, raw, offset)
+
+    def _common(self, d: dict[str, Any]) -> ChatCompletionChunk | None:
+        """Build and accumulate the chunk *d* if it has the common shape; else None, unchanged.
+
+        The common shape: one choice already open, whose delta only extends its content and/or
+        the arguments of tool calls already open (an identical repeat of its role, or of a tool
+        call's id, type or name, is allowed); a complete identity (``id``, ``model``, ``object``
+        ``chat.completion.chunk``); no other field than the modelled ones and ``obfuscation``;
+        no usage, logprobs, refusal, reasoning or legacy function call. Such a chunk can neither
+        fail nor record a diagnostic. Everything is checked before anything is changed; then the
+        chunk is applied as :meth:`_accumulate` would (same order, same results) and built as
+        :func:`hot_chunk` would. Anything else returns None and goes the general way.
+        """
+        # One function, not hot_chunk + a check + _accumulate: each value is read and
+        # type-checked once, and no call is made per nested object.
+        get = d.get
+        raw_choices = get("choices")
+        if raw_choices.__class__ is not list or len(raw_choices) != 1:
+            return None
+        c = raw_choices[0]
+        if c.__class__ is not dict:
+            return None
+        cget = c.get
+        index = cget("index")
+        if index.__class__ is not int:
+            return None
+        ch = self._choices.get(index)
+        raw_delta = cget("delta")
+        finish = cget("finish_reason")
+        cid = get("id")
+        kind = get("object")
+        created = get("created")
+        model = get("model")
+        fingerprint = get("system_fingerprint")
+        tier = get("service_tier")
+        if (
+            ch is None
+            or raw_delta.__class__ is not dict
+            or (finish is not None and finish.__class__ is not str)
+            or cget("logprobs") is not None
+            or not c.keys() <= _CHOICE_KNOWN
+            or not cid
+            or cid.__class__ is not str
+            or not model
+            or model.__class__ is not str
+            or kind != CHUNK_OBJECT
+            or get("usage") is not None
+            or (created is not None and created.__class__ is not int)
+            or (fingerprint is not None and fingerprint.__class__ is not str)
+            or (tier is not None and tier.__class__ is not str)
+            or not d.keys() <= _TOP_COMMON
+        ):
+            return None
+        role = content = None
+        raw_calls = tool_calls = None
+        for k, v in raw_delta.items():
+            if v is None:
+                continue  # a null field, modelled or not, adds nothing
+            if k == "content":
+                if v.__class__ is not str:
+                    return None
+                content = v
+            elif k == "tool_calls":
+                if v.__class__ is not list:
+                    return None
+                raw_calls = v
+            elif k == "role":
+                if v != ch.role:  # also rejects a non-string
+                    return None
+                role = v
+            else:
+                return None
+        if raw_calls is not None:
+            calls = ch.tool_calls
+            tool_calls = []
+            for tc in raw_calls:
+                if tc.__class__ is not dict:
+                    return None
+                tget = tc.get
+                t = tget("index")
+                if t.__class__ is not int:
+                    return None
+                acc = calls.get(t)
+                tc_id = tget("id")
+                tc_type = tget("type")
+                f = tget("function")
+                # An id, type or name may only repeat what the call has (or be empty).
+                if (
+                    acc is None
+                    or not tc.keys() <= _TOOL_KNOWN
+                    or (
+                        tc_id is not None
+                        and (tc_id.__class__ is not str or (tc_id and tc_id != acc.id))
+                    )
+                    or (
+                        tc_type is not None
+                        and (tc_type.__class__ is not str or (tc_type and acc.type is None))
+                    )
+                ):
+                    return None
+                function = None
+                if f is not None:
+                    if f.__class__ is not dict:
+                        return None
+                    name = f.get("name")
+                    arguments = f.get("arguments")
+                    if (
+                        name is not None
+                        and (name.__class__ is not str or (name and name != acc.name))
+                    ) or (arguments is not None and arguments.__class__ is not str):
+                        return None
+                    function = _new(_FunctionDeltaTwin)
+                    function.name = name
+                    function.arguments = arguments
+                    function._raw = f
+                    function.__class__ = FunctionDelta
+                call = _new(_ToolCallDeltaTwin)
+                call.index = t
+                call.id = tc_id
+                call.type = tc_type
+                call.function = function
+                call._raw = tc
+                call.__class__ = ToolCallDelta
+                tool_calls.append(call)
+        delta = _new(_ChoiceDeltaTwin)
+        delta.role = role
+        delta.content = content
+        delta.refusal = None
+        delta.tool_calls = tool_calls
+        delta.function_call = None
+        delta.reasoning_content = None
+        delta.reasoning = None
+        delta.reasoning_details = None
+        delta._raw = raw_delta
+        delta.__class__ = ChoiceDelta
+        choice = _new(_ChunkChoiceTwin)
+        choice.index = index
+        choice.delta = delta
+        choice.logprobs = None
+        choice.finish_reason = finish
+        choice._raw = c
+        choice.__class__ = ChunkChoice
+        # Applied from here on: what _accumulate does for this shape, in the same order.
+        self._seq += 1
+        self._snap = None
+        if self._id is None:
+            self._id = cid
+        if self._model is None:
+            self._model = model
+        if created and self._created is None:
+            self._created = created
+        if fingerprint is not None:
+            self._fingerprint = fingerprint
+        if tier is not None:
+            self._service_tier = tier
+        ch.cache = None
+        mark = self._mark
+        changes = None
+        if content is not None:
+            text = ch.content
+            if text is None:
+                text = ch.content = Text(content)
+            else:
+                text.append(content)
+            changes = [(index, _CONTENT, text.length)]
+        if tool_calls:
+            for call in tool_calls:
+                t = call.index
+                ch.last_tool = t
+                f = call.function
+                if f is not None and f.arguments:
+                    args = ch.tool_calls[t].args
+                    args.append(f.arguments)
+                    if changes is None:
+                        changes = []
+                    changes.append((index, t, args.length))
+        if finish is not None:
+            ch.finish_reason = finish
+        if changes is not None:
+            if type(mark) is tuple and mark[2] < _CHAIN - 1:  # _link's common case, inline
+                mark = self._mark = (mark, changes, mark[2] + 1)
+            else:
+                mark = self._mark = _link(mark, changes)
+        chunk = _new(_ChunkTwin)
+        chunk.id = cid
+        chunk.object = kind
+        chunk.created = created
+        chunk.model = model
+        chunk.choices = [choice]
+        chunk.usage = None
+        chunk.system_fingerprint = fingerprint
+        chunk.service_tier = tier
+        chunk._raw = d
+        # The chunk's accessors read the lengths as of now: held by the chunk, not the stream.
+        chunk._view = partial(self._view_of, mark)
+        chunk.__class__ = ChatCompletionChunk
+        return chunk  # type: ignore[no-any-return]
 
     def _check_chunk(self, chunk: ChatCompletionChunk) -> None:
         """Raise for what would fail halfway through applying *chunk*: negative indices, limits.

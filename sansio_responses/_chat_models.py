@@ -342,6 +342,20 @@ class ChatCompletionChunk(_Wire):
         view: Callable[[str, int, int], Any] | None = None,
     ) -> ChatCompletionChunk:
         """Build from a decoded wire object; raise SchemaError (path from the root) if mistyped."""
+        chunk = hot_chunk(d)
+        if chunk is None:
+            return cls._build(d, view)
+        if view is not None:
+            _SET_CHUNK_VIEW(chunk, view)
+        return chunk
+
+    @classmethod
+    def _build(
+        cls,
+        d: dict[str, Any],
+        view: Callable[[str, int, int], Any] | None = None,
+    ) -> ChatCompletionChunk:
+        """The generic build (every field through its reader); :func:`hot_chunk` must equal it."""
         raw_choices = _list(d, "choices", "chunk")
         choices = []
         if raw_choices:
@@ -415,6 +429,205 @@ class ChatCompletionChunk(_Wire):
         if self._view is None:
             raise LocalProtocolError(f"{method}() needs a chunk produced by a stream")
         return self._view(what, index, tool_index)
+
+
+# -- hot-path constructors ----------------------------------------------------------------------
+# Nearly every chunk of a stream has one choice whose delta holds a content string (or one tool
+# call's arguments). Building it through the readers above costs a call and a path per field and
+# attrs' ``__init__`` (one ``object.__setattr__`` per field). The constructors below check the
+# common shape with plain type tests, then assemble each object on a mutable twin class (ordinary
+# slot stores, which CPython specialises) and give it its real, frozen class at the end, as
+# ``_events`` does for the Responses deltas. Anything else, including every invalid value, returns
+# None: the caller then runs the generic build from the start, so errors (which field, in which
+# order) and results are exactly the generic ones. tests/test_hot_paths.py checks the equality.
+
+
+def _twin(cls: type[Any]) -> type[Any]:
+    """A subclass of the frozen slotted class *cls* that allows plain attribute stores.
+
+    It adds no slots, so an instance built on it can be switched to *cls* by assigning
+    ``__class__``: the result is an ordinary frozen *cls* instance.
+    """
+    return type(
+        f"_Mutable{cls.__name__}",
+        (cls,),
+        {
+            "__slots__": (),
+            # Both, so that CPython uses its generic (specialisable) attribute setter.
+            "__setattr__": object.__setattr__,
+            "__delattr__": object.__delattr__,
+            "__module__": __name__,
+        },
+    )
+
+
+_FunctionDeltaTwin = _twin(FunctionDelta)
+_ToolCallDeltaTwin = _twin(ToolCallDelta)
+_ChoiceDeltaTwin = _twin(ChoiceDelta)
+_ChunkChoiceTwin = _twin(ChunkChoice)
+_ChunkTwin = _twin(ChatCompletionChunk)
+_SET_CHUNK_VIEW: Callable[[Any, Any], None] = ChatCompletionChunk._view.__set__  # type: ignore[union-attr]
+_new = object.__new__
+
+
+def _hot_tool_call(d: Any) -> ToolCallDelta | None:
+    if d.__class__ is not dict:
+        return None
+    get = d.get
+    index = get("index")
+    id_ = get("id")
+    kind = get("type")
+    f = get("function")
+    if (
+        (index is not None and index.__class__ is not int)
+        or (id_ is not None and id_.__class__ is not str)
+        or (kind is not None and kind.__class__ is not str)
+    ):
+        return None
+    function = None
+    if f is not None:
+        if f.__class__ is not dict:
+            return None
+        name = f.get("name")
+        arguments = f.get("arguments")
+        if (name is not None and name.__class__ is not str) or (
+            arguments is not None and arguments.__class__ is not str
+        ):
+            return None
+        function = _new(_FunctionDeltaTwin)
+        function.name = name
+        function.arguments = arguments
+        function._raw = f
+        function.__class__ = FunctionDelta
+    self = _new(_ToolCallDeltaTwin)
+    self.index = index
+    self.id = id_
+    self.type = kind
+    self.function = function
+    self._raw = d
+    self.__class__ = ToolCallDelta
+    return self  # type: ignore[no-any-return]
+
+
+def _hot_delta(d: dict[str, Any]) -> ChoiceDelta | None:
+    role = content = refusal = None
+    tool_calls = None
+    # One pass over the keys the server sent (usually one): cheaper than a lookup per field.
+    for k, v in d.items():
+        if v is None:
+            continue
+        if k == "content":
+            if v.__class__ is not str:
+                return None
+            content = v
+        elif k == "tool_calls":
+            if v.__class__ is not list:
+                return None
+            tool_calls = []
+            for item in v:
+                tc = _hot_tool_call(item)
+                if tc is None:
+                    return None
+                tool_calls.append(tc)
+        elif k == "role":
+            if v.__class__ is not str:
+                return None
+            role = v
+        elif k == "refusal":
+            if v.__class__ is not str:
+                return None
+            refusal = v
+        elif k in _DELTA_FIELDS:  # function_call, reasoning fields: the generic build
+            return None
+    self = _new(_ChoiceDeltaTwin)
+    self.role = role
+    self.content = content
+    self.refusal = refusal
+    self.tool_calls = tool_calls
+    self.function_call = None
+    self.reasoning_content = None
+    self.reasoning = None
+    self.reasoning_details = None
+    self._raw = d
+    self.__class__ = ChoiceDelta
+    return self  # type: ignore[no-any-return]
+
+
+_DELTA_FIELDS = ChoiceDelta._KNOWN
+
+
+def hot_chunk(d: dict[str, Any]) -> ChatCompletionChunk | None:
+    """The chunk built from *d* when it has the common shape (see above), else None.
+
+    The result equals ``ChatCompletionChunk._build(d)`` (``_view`` unset); None means "use the
+    generic build", which also raises the located error for invalid data.
+    """
+    get = d.get
+    raw_choices = get("choices")
+    cid = get("id")
+    kind = get("object")
+    created = get("created")
+    model = get("model")
+    fingerprint = get("system_fingerprint")
+    tier = get("service_tier")
+    if (
+        get("usage") is not None
+        or (cid is not None and cid.__class__ is not str)
+        or (kind is not None and kind.__class__ is not str)
+        or (created is not None and created.__class__ is not int)
+        or (model is not None and model.__class__ is not str)
+        or (fingerprint is not None and fingerprint.__class__ is not str)
+        or (tier is not None and tier.__class__ is not str)
+    ):
+        return None
+    choices = []
+    if raw_choices:
+        if raw_choices.__class__ is not list:
+            return None
+        for c in raw_choices:
+            if c.__class__ is not dict:
+                return None
+            cget = c.get
+            index = cget("index")
+            raw_delta = cget("delta")
+            finish = cget("finish_reason")
+            if (
+                cget("logprobs") is not None
+                or (index is not None and index.__class__ is not int)
+                or (finish is not None and finish.__class__ is not str)
+            ):
+                return None
+            if raw_delta is None:
+                delta = None
+            elif raw_delta.__class__ is dict:
+                delta = _hot_delta(raw_delta)
+                if delta is None:
+                    return None
+            else:
+                return None
+            choice = _new(_ChunkChoiceTwin)
+            choice.index = index
+            choice.delta = delta
+            choice.logprobs = None
+            choice.finish_reason = finish
+            choice._raw = c
+            choice.__class__ = ChunkChoice
+            choices.append(choice)
+    elif raw_choices is not None and raw_choices.__class__ is not list:
+        return None  # a falsy non-list ("", 0, false, {}): the generic build names it
+    self = _new(_ChunkTwin)
+    self.id = cid
+    self.object = kind
+    self.created = created
+    self.model = model
+    self.choices = choices
+    self.usage = None
+    self.system_fingerprint = fingerprint
+    self.service_tier = tier
+    self._raw = d
+    self._view = None
+    self.__class__ = ChatCompletionChunk
+    return self  # type: ignore[no-any-return]
 
 
 class _NoChoices:

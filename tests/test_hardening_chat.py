@@ -365,3 +365,132 @@ def test_every_chunk_answers_for_its_own_time_in_any_reading_order(
                 except ValueError:
                     continue  # invalid JSON: what the lazy value is then is not compared here
                 assert event.tool_arguments_parsed(c, t) == value
+
+
+# -- strict mode: a diagnostic raised partway through a chunk applies nothing of it (issue 10) --
+
+STRICT_CASES = {
+    "role-changed": chunk(choice(content="x"), choice(role="user")),
+    "missing-tool-call-index": chunk(
+        choice(content="x", tool_calls=[{"id": "a", "function": {"name": "f", "arguments": "{"}}])
+    ),
+    "reasoning-field": chunk(choice(content="x", reasoning_content="r")),
+    "tool-call-name-changed": chunk(
+        choice(content="x", tool_calls=[{"index": 0, "function": {"arguments": "1"}}]),
+        choice(tool_calls=[{"index": 0, "function": {"name": "g"}}]),
+    ),
+    "choice-without-delta": chunk(
+        choice(content="x"), {"index": 1, "content_filter_results": {}}, choice(index=2)
+    ),
+    "missing-choice-index": chunk(choice(index=3, content="y"), {"delta": {"content": "x"}}),
+}
+
+
+@pytest.mark.parametrize("code", sorted(STRICT_CASES))
+def test_a_strict_mode_error_applies_nothing_of_its_chunk(code: str) -> None:
+    opening = frame(
+        chunk(choice(role="assistant", content="hello", tool_calls=[{"index": 0, "id": "t"}]))
+    )
+    opening += frame(chunk(choice(tool_calls=[{"index": 0, "function": {"name": "f"}}])))
+    lenient = sr.ChatCompletionsStream()
+    lenient.feed(opening)
+    before = lenient.snapshot().to_dict()  # type: ignore[union-attr]
+    lenient.feed(frame(STRICT_CASES[code]))
+    assert code in lenient.diagnostic_counts  # the case is what it says
+
+    stream = sr.ChatCompletionsStream(strict=True)
+    with pytest.raises(sr.RemoteProtocolError, match=f"{code}; strict mode") as info:
+        stream.feed(opening + frame(STRICT_CASES[code]))
+    assert info.value.offset == len(opening)
+    assert len(info.value.events) == 2  # type: ignore[attr-defined]
+    assert stream.snapshot().to_dict() == before  # type: ignore[union-attr]
+    assert stream.parsed_tool_arguments(0) == [None]
+
+
+strict_delta = st.fixed_dictionaries(
+    {},
+    optional={
+        "role": st.sampled_from(["assistant", "user"]),
+        "content": st.sampled_from(["a", ""]),
+        "reasoning": st.just("r"),
+        "tool_calls": st.lists(
+            st.fixed_dictionaries(
+                {},
+                optional={
+                    "index": st.integers(0, 2),
+                    "id": st.sampled_from(["a", "b"]),
+                    "function": st.fixed_dictionaries(
+                        {},
+                        optional={
+                            "name": st.sampled_from(["f", "g"]),
+                            "arguments": st.just("1"),
+                        },
+                    ),
+                },
+            ),
+            max_size=3,
+        ),
+        "function_call": st.fixed_dictionaries(
+            {}, optional={"name": st.sampled_from(["f", "g"]), "arguments": st.just("x")}
+        ),
+    },
+)
+strict_choice = st.fixed_dictionaries(
+    {},
+    optional={
+        "index": st.integers(0, 2),
+        "delta": strict_delta,
+        "finish_reason": st.sampled_from(["stop", None]),
+    },
+)
+strict_chunk = st.builds(
+    lambda choices, ident, extra: {**ident, "choices": choices, **extra},
+    st.lists(strict_choice, max_size=3),
+    st.sampled_from([{"id": "c", "object": "chat.completion.chunk", "model": "m"}, {"id": ""}]),
+    st.sampled_from([{}, {"prompt_filter_results": []}, {"vendor": 1}]),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(strict_chunk, min_size=1, max_size=6), st.booleans())
+def test_strict_mode_stops_where_lenient_mode_notes_with_the_state_before(
+    chunks: list[dict[str, Any]], done: bool
+) -> None:
+    frames = [frame(c) for c in chunks] + ([b"data: [DONE]\n\n"] if done else [])
+    # Lenient, one frame at a time: the state before the first frame that notes or fails.
+    lenient = sr.ChatCompletionsStream()
+    events: list[Any] = []
+    before: Any = None
+    code = error = None
+    for f in [*frames, None]:
+        snapshot = lenient.snapshot()
+        before = None if snapshot is None else snapshot.to_dict()
+        try:
+            new = lenient.feed(f) if f is not None else lenient.close()
+        except sr.ProtocolError as exc:
+            if lenient.diagnostics:
+                code = lenient.diagnostics[0].code
+            else:
+                error = str(exc)
+            events += exc.events  # type: ignore[attr-defined]
+            break
+        if lenient.diagnostics:
+            code = lenient.diagnostics[0].code
+            break
+        events += new
+    stream = sr.ChatCompletionsStream(strict=True)
+    got: list[Any] = []
+    try:
+        got += stream.feed(b"".join(frames))
+        got += stream.close()
+    except sr.ProtocolError as exc:
+        if code is not None:
+            assert f"[{code}; strict mode]" in str(exc)
+        else:
+            assert str(exc) == error
+        got += exc.events  # type: ignore[attr-defined]
+        snapshot = stream.snapshot()
+        assert (None if snapshot is None else snapshot.to_dict()) == before
+    else:
+        assert code is None and error is None
+    assert [e.to_dict() for e in got] == [e.to_dict() for e in events]
