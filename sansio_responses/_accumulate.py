@@ -442,11 +442,14 @@ class Accumulator:
         handler = self._handlers.get(event_type)
         if handler is None:
             return None
-        self.version += 1
         if event_type != "response.output_text.delta":
             # Anything but a text delta may replace the item or part the cached text lives in.
             self._text_key = None
-        return handler(event)
+        result = handler(event)
+        # Counted once applied: a handler notes (strict mode: raises) before it changes anything,
+        # so a failed event leaves the cached snapshot valid.
+        self.version += 1
+        return result
 
     def output(self) -> list[Any]:
         """The output items so far, materialised as fresh wire dicts, in ``output_index`` order."""
@@ -483,7 +486,8 @@ class Accumulator:
 
     # -- locating items and parts ------------------------------------------------------------
 
-    def _place(self, index: Any, item: dict[str, Any]) -> None:
+    def _place(self, index: Any, item: dict[str, Any], checked: bool = False) -> None:
+        """Put *item* at output_index *index*; *checked*: its diagnostics were already noted."""
         items = self.items
         if type(index) is not int or index < 0:
             # Unusable: the item of the same id keeps its place, a new one is appended.
@@ -497,6 +501,7 @@ class Accumulator:
             and index not in items.slots
             and len(items.slots) >= self.max_output_items
             and self._fail is not None
+            and not checked
         ):
             self._fail(
                 f"more than max_output_items ({self.max_output_items}) output items in one response"
@@ -504,7 +509,12 @@ class Accumulator:
         item_id = item.get("id")
         if type(item_id) is str:
             elsewhere = self._index_of.get(item_id)
-            if elsewhere is not None and elsewhere != index and elsewhere in items.slots:
+            if (
+                elsewhere is not None
+                and elsewhere != index
+                and elsewhere in items.slots
+                and not checked
+            ):
                 # Both are kept: servers that give every item the same placeholder id would
                 # otherwise lose items, and the index is what orders the output.
                 self._note(
@@ -587,12 +597,35 @@ class Accumulator:
                 "response-id-changed",
                 f"response id changed from {self.response.get('id')!r} to {response.get('id')!r}",
             )
-        self.response = response
         output = response.get("output")
+        entries: list[tuple[int, dict[str, Any]]] = []
         if not self.items.slots and type(output) is list and output:
-            for index, item in enumerate(output):
-                if type(item) is dict:
-                    self._place(index, materialize(item))
+            entries = [(index, item) for index, item in enumerate(output) if type(item) is dict]
+            self._check_entries(entries)
+        self.response = response
+        for index, item in entries:
+            self._place(index, materialize(item), checked=True)
+
+    def _check_entries(self, entries: list[tuple[int, dict[str, Any]]]) -> None:
+        """Note (or fail) what placing *entries* into an empty output would, before any is placed.
+
+        So that in strict mode a lifecycle event's output is placed whole or not at all.
+        """
+        limit = self.max_output_items
+        if limit is not None and len(entries) > limit and self._fail is not None:
+            self._fail(f"more than max_output_items ({limit}) output items in one response")
+        index_of: dict[str, int] = {}
+        for index, item in entries:
+            item_id = item.get("id")
+            if type(item_id) is str:
+                elsewhere = index_of.get(item_id)
+                if elsewhere is not None:
+                    self._note(
+                        "duplicate-item-id",
+                        f"output item {item_id!r} at output_index {index} was already announced "
+                        f"at output_index {elsewhere}; both are kept",
+                    )
+                index_of[item_id] = index
 
     def _item_added(self, event: dict[str, Any]) -> None:
         item = event.get("item")
@@ -656,7 +689,6 @@ class Accumulator:
 
     def text_delta(self, event: dict[str, Any]) -> Text | None:
         """Apply a ``response.output_text.delta`` (the hot path: called directly by the stream)."""
-        self.version += 1
         get = event.get
         key = (get("item_id"), get("output_index"), get("content_index"))
         if key == self._text_key:
@@ -672,6 +704,7 @@ class Accumulator:
                 self._last_json_text = text
             self._text_key = key
             self._text_cache = (part, text)
+        self.version += 1  # after _message_part, which may raise (strict mode) before any change
         delta = get("delta")
         if type(delta) is str:
             text.append(delta)
@@ -690,12 +723,16 @@ class Accumulator:
         """Set the authoritative final value of a ``.done`` event; note when the deltas disagree."""
         if container is None:
             return
-        if not _set_text(container, key, event.get(source)):
+        value = event.get(source)
+        current = container.get(key)
+        if type(value) is str and type(current) is Text and current.value() != value:
+            # Noted before the value is set: in strict mode the event is then not applied at all.
             self._note(
                 "delta-mismatch",
                 f"{event.get('type')} {source} of item {event.get('item_id')!r} differs from its "
                 "deltas; the done value was kept",
             )
+        _set_text(container, key, value)
 
     def _output_text_done(self, event: dict[str, Any]) -> None:
         self._finish(self._message_part(event, _new_output_text), "text", event, "text")

@@ -458,9 +458,12 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
             return
         if self._resume_id is not None and (etype in OUTCOMES or etype in _LIFECYCLE):
             self._check_resumed_id(obj, etype, seq, offset)
+        # The sequence number is recorded only once the event is applied (at the end): a strict
+        # mode error partway leaves last_sequence_number where it was, for a resume.
         tracker = self._seq
-        if seq is not None and seq == tracker.floor + 1 and tracker.last == tracker.floor:
-            tracker.floor = tracker.last = seq  # the common case: the next number, no holes
+        in_order = seq is not None and seq == tracker.floor + 1 and tracker.last == tracker.floor
+        if in_order:
+            pass  # the common case: the next number, no holes
         elif seq is None:
             self._note(
                 "missing-sequence-number",
@@ -469,17 +472,14 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
             )
         elif not self._check_sequence(seq, etype, offset):
             return
-        if (
-            not self._applied_any
-        ):  # the first event applied (a flag, not a counter: no store per event)
-            if not self._resuming and etype not in _LIFECYCLE:
-                self._note(
-                    "missing-response-created",
-                    f"the stream starts with {etype!r}, not response.created",
-                    sequence_number=seq,
-                    offset=offset,
-                )
-            self._applied_any = True
+        first = not self._applied_any  # a flag, not a counter: no store per event
+        if first and not self._resuming and etype not in _LIFECYCLE:
+            self._note(
+                "missing-response-created",
+                f"the stream starts with {etype!r}, not response.created",
+                sequence_number=seq,
+                offset=offset,
+            )
         if self.outcome is not None and self.outcome != "error":
             self._note(
                 "event-after-terminal",
@@ -497,6 +497,14 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
                     _TEXT_DELTA_PARSED(event, text.json.reader(prefix))
         else:
             self._apply(event, obj)
+        if in_order:
+            tracker.floor = tracker.last = seq  # type: ignore[assignment]  # in_order: an int
+        elif seq is not None:
+            if tracker.last is None:
+                tracker.floor = seq - 1
+            tracker.add(seq)
+        if first:
+            self._applied_any = True
         out.append(event)
 
     def _check_resumed_id(self, obj: dict[str, Any], etype: str, seq: Any, offset: int) -> None:
@@ -532,7 +540,7 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
         )
 
     def _check_sequence(self, seq: int, etype: str, offset: int) -> bool:
-        """Record *seq*; return False for a duplicate (already applied: skip it)."""
+        """Note what *seq* says of the order; return False for a duplicate (already applied: skip it)."""
         tracker = self._seq
         if tracker.applied(seq):
             self._note(
@@ -551,7 +559,6 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
                     sequence_number=seq,
                     offset=offset,
                 )
-            tracker.floor = seq - 1
         elif seq > last + 1:
             self._note(
                 "sequence-gap",
@@ -566,16 +573,15 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
                 sequence_number=seq,
                 offset=offset,
             )
-        tracker.add(seq)
-        return True
+        return True  # recorded by _on_message once the event is applied
 
     def _apply(self, event: Any, obj: dict[str, Any]) -> None:
         etype: str = event.type
         outcome = OUTCOMES.get(etype)
         if outcome is None:
-            if etype in _LIFECYCLE:
-                self._detect_structured(obj)
             text = self._acc.apply(etype, obj)
+            if etype in _LIFECYCLE:  # after: a strict mode error in apply changes nothing
+                self._detect_structured(obj)
             if text is not None:
                 setters = _LAZY_SETTERS.get(type(event))
                 if setters is not None:
@@ -601,14 +607,22 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
                 "response-id-changed",
                 f"the terminal {etype} is for response {response.id!r}, the stream for {known!r}",
                 sequence_number=self._current_seq,
+                offset=self._current_offset,
+            )
+        # Everything that may be noted is noted before the state changes (strict mode raises).
+        final = self._complete_terminal(response) if isinstance(response, Response) else None
+        if final is None:
+            self._note(
+                "terminal-without-response",
+                f"{etype} carries no response object",
+                sequence_number=self._current_seq,
+                offset=self._current_offset,
             )
         self.outcome = outcome
         self.terminal_event = event
         self._checkpoint = None
-        if isinstance(response, Response):
-            self._final = self._complete_terminal(response)
-        else:
-            self._note("terminal-without-response", f"{etype} carries no response object")
+        if final is not None:
+            self._final = final
 
     def _detect_structured(self, obj: dict[str, Any]) -> None:
         """Track output text as JSON when the response asks for a JSON format (API ``text.format``)."""
@@ -674,6 +688,7 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
             f"the terminal response has {server_items} output item(s) but "
             f"{len(accumulated)} were streamed; the missing ones were filled in from the stream",
             sequence_number=self._current_seq,
+            offset=self._current_offset,
         )
         wire = response.to_dict()
         wire["output"] = [*(wire.get("output") or []), *accumulated[server_items:]]
