@@ -22,7 +22,7 @@ from typing import Any, ClassVar, TypeVar
 import attrs
 
 from ._errors import LocalProtocolError, SchemaError
-from ._models import CompletionTokensDetails, PromptTokensDetails, copy_json
+from ._models import CompletionTokensDetails, PromptTokensDetails, copy_json, depth_safe
 
 __all__ = [
     "ChatCompletion",
@@ -873,3 +873,25 @@ class ChatCompletion:
         for k, v in self.extra.items():
             out.setdefault(k, copy_json(v))
         return out
+
+
+# repr(), str() and == of data nested as deep as the decoder allows (max_nesting_depth=None)
+# never raise RecursionError (see _models.depth_safe).
+for _cls in (
+    FunctionDelta,
+    ToolCallDelta,
+    ChoiceDelta,
+    ChoiceLogprobs,
+    ChunkChoice,
+    CompletionUsage,
+    ChatCompletionChunk,
+    ChatStreamError,
+    ChatUnknownEvent,
+    FunctionCall,
+    ChatToolCall,
+    ChatCompletionMessage,
+    Choice,
+    ChatCompletion,
+):
+    depth_safe(_cls)
+del _cls

@@ -43,6 +43,7 @@ from ._models import (
     annotation_from_dict,
     content_part_from_dict,
     copy_json,
+    depth_safe,
     output_item_from_dict,
 )
 
@@ -182,7 +183,7 @@ def _event(wire_type: str) -> Callable[[type[_E]], type[_E]]:
         if wire_type in EVENT_TYPES:
             raise TypeError(f"{wire_type!r} registered twice")
         EVENT_TYPES[wire_type] = cls
-        return cls
+        return depth_safe(cls)
 
     return register
 
@@ -1275,6 +1276,7 @@ class _UnknownFields:
     data: dict[str, Any]
 
 
+@depth_safe
 @attrs.frozen
 class UnknownEvent(_UnknownFields):
     """An event whose ``type`` is not one of the SDK's (``ping``, ``keepalive``, newer types, ...).

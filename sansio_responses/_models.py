@@ -91,6 +91,7 @@ __all__ = [
 ]
 
 _M = TypeVar("_M", bound="_Model")
+_C = TypeVar("_C", bound=type)
 
 # A converter checks one present (non-null) value and returns the typed value.
 # Arguments: the value, the path of the enclosing object, the key.
@@ -112,6 +113,116 @@ def copy_json(value: Any) -> Any:
         return _copy_json(value)
     except RecursionError:
         return copy_tree(value)
+
+
+def json_repr(value: Any) -> str:
+    """``repr(value)`` of a JSON tree at any depth (never ``RecursionError``); same text as repr."""
+    try:
+        return repr(value)
+    except RecursionError:
+        pass
+    out: list[str] = []
+    # A stack of pending pieces: a str is emitted as is, anything else is a value to render.
+    stack: list[Any] = [_Raw(value)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        node = pop()
+        if node.__class__ is str:
+            out.append(node)
+            continue
+        value = node.value
+        cls = value.__class__
+        if cls is dict and value:
+            push("}")
+            for i, (k, v) in enumerate(reversed(value.items())):
+                push(_Raw(v))
+                push(f"{k!r}: " if i == len(value) - 1 else f", {k!r}: ")
+            push("{")
+        elif cls is list and value:
+            push("]")
+            for i, v in enumerate(reversed(value)):
+                push(_Raw(v))
+                if i != len(value) - 1:
+                    push(", ")
+            push("[")
+        else:
+            out.append(repr(value))
+    return "".join(out)
+
+
+class _Raw:
+    # A value still to be rendered by json_repr (its text pieces are plain str on the stack).
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
+def json_equal(a: Any, b: Any) -> bool:
+    """``a == b`` for JSON trees at any depth (never ``RecursionError``); the same answer as ==."""
+    stack = [(a, b)]
+    pop, extend = stack.pop, stack.extend
+    while stack:
+        x, y = pop()
+        if x is y:
+            continue  # as list and dict comparison do (identity first)
+        cx, cy = x.__class__, y.__class__
+        if cx is dict and cy is dict:
+            if len(x) != len(y):
+                return False
+            for k, v in x.items():
+                if k not in y:
+                    return False
+                stack.append((v, y[k]))
+        elif cx is list and cy is list:
+            if len(x) != len(y):
+                return False
+            extend(zip(x, y, strict=True))
+        elif not (x == y):  # scalars, or models (whose __eq__ is depth-safe in turn)
+            return False
+    return True
+
+
+def depth_safe(cls: _C) -> _C:
+    """Class decorator (after attrs): ``repr()``, ``str()`` and ``==`` never raise RecursionError.
+
+    Fields typed ``Any`` hold JSON as sent, which may nest as deep as the decoder allows (with
+    ``max_nesting_depth=None``, about 1000 levels), deeper than Python's recursive repr and
+    comparison can go. attrs' own methods stay the fast path; only a tree too deep for them takes
+    the iterative :func:`json_repr` / :func:`json_equal`, which give the same text and answer.
+    """
+    klass: Any = cls  # the instance methods, not those of the class object
+    fast_repr: Callable[[Any], str] = klass.__repr__
+    fast_eq: Callable[[Any, Any], Any] = klass.__eq__
+
+    def __repr__(self: Any) -> str:
+        try:
+            return fast_repr(self)
+        except RecursionError:
+            pieces = []
+            for field in attrs.fields(self.__class__):
+                if field.repr is False:
+                    continue
+                value = getattr(self, field.name)
+                shown = field.repr(value) if callable(field.repr) else json_repr(value)
+                pieces.append(f"{field.name}={shown}")
+            return f"{self.__class__.__qualname__}({', '.join(pieces)})"
+
+    def __eq__(self: Any, other: Any) -> Any:
+        try:
+            return fast_eq(self, other)
+        except RecursionError:
+            if other.__class__ is not self.__class__:
+                return NotImplemented
+            return all(
+                json_equal(getattr(self, f.name), getattr(other, f.name))
+                for f in attrs.fields(self.__class__)
+                if f.eq
+            )
+
+    klass.__repr__ = __repr__
+    klass.__eq__ = __eq__
+    return cls
 
 
 def _copy_json(value: Any) -> Any:
@@ -277,7 +388,7 @@ def _model(cls: type[_M]) -> type[_M]:
         spec.append((field.name, conv, required, setter))
     cls._SPEC = tuple(spec)
     cls._FIELDS = frozenset(name for name, *_ in spec)
-    return cls
+    return depth_safe(cls)
 
 
 @attrs.frozen

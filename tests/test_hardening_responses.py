@@ -1019,3 +1019,100 @@ def test_responses_strict_mode_stops_where_lenient_mode_notes_with_the_state_bef
     else:
         assert code is None and error is None
     assert [e.to_dict() for e in got] == [e.to_dict() for e in events]
+
+
+# -- max_nesting_depth=None: repr, str and == stay readable at the decoder's depth (issue 10) --
+
+_DEEP_PLACES: dict[str, Callable[[str], bytes]] = {
+    "unknown event": lambda d: b'{"type":"vendor.x","sequence_number":1,"v":' + d.encode() + b"}",
+    "item field typed Any": lambda d: (
+        b'{"type":"response.output_item.added","sequence_number":1,"output_index":0,'
+        b'"item":{"type":"image_generation_call","id":"ig","action":' + d.encode() + b"}}"
+    ),
+}
+
+
+def _deepest_accepted() -> int:
+    """The deepest nesting the stream's decoder accepts here (the decoder's own limit)."""
+    depth = 1100
+    while depth > 0:
+        stream = sr.ResponsesStream(max_nesting_depth=None)
+        try:
+            stream.feed(
+                frame(created())
+                + b"data: "
+                + _DEEP_PLACES["unknown event"](deep_text(depth))
+                + b"\n\n"
+            )
+        except sr.RemoteProtocolError:
+            depth -= 10
+            continue
+        return depth
+    raise AssertionError("no depth accepted")
+
+
+@pytest.mark.parametrize("place", sorted(_DEEP_PLACES))
+def test_repr_str_and_eq_of_data_at_the_decoders_depth(place: str) -> None:
+    depth = _deepest_accepted()
+    value = nested(depth)
+    with pytest.raises(RecursionError):
+        repr([value])  # the case is what it says: Python's own repr cannot walk it
+    body = frame(created()) + b"data: " + _DEEP_PLACES[place](deep_text(depth)) + b"\n\n"
+    streams = [sr.ResponsesStream(max_nesting_depth=None) for _ in range(2)]
+    (_, first), (_, second) = (s.feed(body) for s in streams)
+    shown = repr(first)
+    assert (
+        str(first) == shown and shown.count("[") >= depth and shown.count("[") == shown.count("]")
+    )
+    assert shown.startswith(type(first).__qualname__ + "(")
+    assert first == second and not (first != second)
+    snapshots = [s.snapshot() for s in streams]
+    assert snapshots[0] == snapshots[1]
+    assert repr(snapshots[0]).count("[") >= (depth if place != "unknown event" else 0)
+    # A difference at the bottom is seen.
+    other = sr.ResponsesStream(max_nesting_depth=None)
+    (_, changed) = other.feed(
+        frame(created())
+        + b"data: "
+        + _DEEP_PLACES[place](deep_text(depth).replace("[]", "[1]"))
+        + b"\n\n"
+    )
+    assert first != changed and not (first == changed)
+    assert "[1]" in repr(changed)
+
+
+def test_the_depth_safe_repr_gives_the_text_of_repr() -> None:
+    from sansio_responses._models import json_equal, json_repr
+
+    tree = {"a": [1, {"b": None, "c": "x'y"}, []], "d": {}, "e": [True, 1.5]}
+    assert json_repr(tree) == repr(tree)
+    deep: Any = tree
+    for _ in range(3000):
+        deep = [deep]
+    text = json_repr(deep)
+    assert text == "[" * 3000 + repr(tree) + "]" * 3000
+    assert json_equal(deep, deep)
+    copy: Any = dict(tree)
+    for _ in range(3000):
+        copy = [copy]
+    assert json_equal(deep, copy)
+    copy_changed: Any = {**tree, "d": {"z": 1}}
+    for _ in range(3000):
+        copy_changed = [copy_changed]
+    assert not json_equal(deep, copy_changed)
+
+
+def test_chat_events_and_snapshot_repr_and_eq_at_the_decoders_depth() -> None:
+    # Kept here, beside the Responses case it mirrors (the models share _models.depth_safe).
+    depth = _deepest_accepted()
+    deep = deep_text(depth).encode()
+    chunk = b'{"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"x"}}],"v":'
+    # A chunk's unmodelled fields are not in its repr (they are in extra); an unknown event's are.
+    for data, shown_depth in ((chunk + deep + b"}", 0), (b'{"vendor":' + deep + b"}", depth)):
+        streams = [sr.ChatCompletionsStream(max_nesting_depth=None) for _ in range(2)]
+        (first,), (second,) = (s.feed(b"data: " + data + b"\n\n") for s in streams)
+        shown = repr(first)
+        assert str(first) == shown and shown.count("[") >= shown_depth
+        assert first == second and not (first != second)
+        snapshots = [s.snapshot() for s in streams]
+        assert snapshots[0] == snapshots[1] and repr(snapshots[0]) == repr(snapshots[1])
