@@ -19,6 +19,7 @@ import dataclasses
 import enum
 import json
 import keyword
+import sys
 import types
 import typing
 from collections.abc import Callable, Iterable, Mapping
@@ -26,7 +27,7 @@ from typing import Any, Literal, Union
 
 import attrs
 
-from ._errors import excerpt
+from ._errors import LocalProtocolError, excerpt
 
 __all__ = [
     "FunctionTool",
@@ -132,6 +133,8 @@ def _is_record_class(tp: object) -> bool:
 def _hints(cls: type) -> dict[str, Any]:
     try:
         return typing.get_type_hints(cls)
+    except RecursionError:
+        raise  # too deep: json_schema / make_parser turn it into a LocalProtocolError
     except Exception as exc:  # NameError for unresolvable forward references, TypeError, ...
         raise TypeError(f"cannot resolve the field types of {cls.__qualname__}: {exc}") from exc
 
@@ -447,7 +450,10 @@ def make_parser(text_format: object) -> Callable[[Any], Any]:
     ``ValueError`` or ``TypeError`` raised by a plain callable is wrapped the same way.
     """
     if _is_pydantic_model(text_format) or _is_record_class(text_format):
-        converter = _ParserBuilder().build(text_format)
+        try:
+            converter = _ParserBuilder().build(text_format)
+        except RecursionError:
+            raise _too_deep(text_format, "build a parser") from None
 
         def parse(value: Any) -> Any:
             return converter(value, "$")
@@ -528,19 +534,59 @@ def _enum_schema(values: list[Any]) -> dict[str, Any]:
     return {"enum": values}
 
 
+# How deep _strictify follows a schema: far past any real one (and any Python can generate), but
+# a bound, so that a schema containing itself fails clearly instead of looping forever.
+_MAX_SCHEMA_DEPTH = 100_000
+
+
 def _strictify(schema: Any) -> Any:
-    """Make a pydantic-generated schema strict, as the official SDK's ``to_strict_json_schema``."""
-    if isinstance(schema, list):
-        return [_strictify(s) for s in schema]
-    if not isinstance(schema, dict):
-        return schema
-    out = {k: _strictify(v) for k, v in schema.items()}
-    if out.get("type") == "object" and "properties" in out:
-        out["additionalProperties"] = False
-        out["required"] = list(out["properties"])
-    if "default" in out and out["default"] is None:
-        del out["default"]  # strict schemas reject defaults; None is what Optional fields carry
-    return out
+    """Make a pydantic-generated schema strict, as the official SDK's ``to_strict_json_schema``.
+
+    A fresh copy, walked without recursion: a schema of any depth works (never RecursionError).
+    """
+    holder: list[Any] = [None]
+    stack: list[tuple[Any, Any, Any, int]] = [(schema, holder, 0, 0)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        node, parent, key, depth = pop()
+        if depth > _MAX_SCHEMA_DEPTH:
+            raise LocalProtocolError(
+                f"the JSON schema nests more than {_MAX_SCHEMA_DEPTH} levels (or contains itself)"
+            )
+        if isinstance(node, list):
+            out_list = list(node)
+            parent[key] = out_list
+            for i, child in enumerate(out_list):
+                if isinstance(child, (list, dict)):
+                    push((child, out_list, i, depth + 1))
+            continue
+        if not isinstance(node, dict):
+            parent[key] = node
+            continue
+        out = dict(node)
+        # These look at the keys only, so the children can be made strict after (same result as
+        # the bottom-up recursion this replaces).
+        if out.get("type") == "object" and "properties" in out:
+            out["additionalProperties"] = False
+            out["required"] = list(out["properties"])
+        if "default" in out and out["default"] is None:
+            del out["default"]  # strict schemas reject defaults; None is what Optional fields carry
+        parent[key] = out
+        for k, child in out.items():
+            if isinstance(child, (list, dict)):
+                push((child, out, k, depth + 1))
+    return holder[0]
+
+
+def _too_deep(tp: object, what: str) -> LocalProtocolError:
+    try:
+        shown = _describe(tp)
+    except RecursionError:
+        shown = type(tp).__name__
+    return LocalProtocolError(
+        f"cannot {what} for {shown}: its types nest too deeply for Python's recursion limit "
+        f"({sys.getrecursionlimit()})"
+    )
 
 
 class _SchemaBuilder:
@@ -672,7 +718,12 @@ def json_schema(model: object, *, strict: bool = True) -> dict[str, Any]:
     optional fields an ``Optional`` type. A field's ``metadata={"description": ...}`` (attrs or
     dataclass) becomes the property's description, and a class docstring the object's.
     """
-    return _SchemaBuilder(strict).root(model)
+    try:
+        return _SchemaBuilder(strict).root(model)
+    except RecursionError:
+        # The classes and annotations are walked recursively (a chain of hundreds of classes,
+        # list[list[...]] hundreds deep); a located error, never a RecursionError.
+        raise _too_deep(model, "generate a JSON schema") from None
 
 
 # -- function tools -------------------------------------------------------------------------------

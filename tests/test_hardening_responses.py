@@ -1116,3 +1116,27 @@ def test_chat_events_and_snapshot_repr_and_eq_at_the_decoders_depth() -> None:
         assert first == second and not (first != second)
         snapshots = [s.snapshot() for s in streams]
         assert snapshots[0] == snapshots[1] and repr(snapshots[0]) == repr(snapshots[1])
+
+
+def test_the_builders_copy_deep_caller_values_and_refuse_to_serialize_them_clearly() -> None:
+    from sansio_responses.testing import ChatStreamBuilder, StreamBuilder
+
+    deep = nested(3000)
+    builder = StreamBuilder().text("hi", annotations=[{"type": "vendor", "v": deep}])
+    builder.completed(usage={"input_tokens": 1, "output_tokens": 1, "total_tokens": 2, "v": deep})
+    deep.append(1)  # the builder holds copies: changing the caller's value changes nothing
+    for render in (builder.events, builder.to_sse):
+        with pytest.raises(sr.LocalProtocolError, match="too deeply to serialize"):
+            render()
+    # Deeper than copy.deepcopy can go (two frames a level) but not than json.dumps (one): the
+    # builder's copy is made anyway, and later edits of the caller's value do not reach it.
+    middle = nested(700)
+    with pytest.raises(RecursionError):
+        __import__("copy").deepcopy(middle)  # the case is what it says
+    ok = StreamBuilder().text("hi", annotations=[{"type": "vendor", "v": middle}]).completed()
+    expected = json.loads(json.dumps(middle))
+    middle.append(1)
+    final = ok.events()[-1]["response"]["output"][0]["content"][0]["annotations"]
+    assert final == [{"type": "vendor", "v": expected}] and final[0]["v"] != middle
+    chat = ChatStreamBuilder().content("x").finish()
+    assert chat.chunks() == chat.chunks() and chat.chunks() is not chat._chunks

@@ -551,3 +551,137 @@ def test_function_tool_parsers_bad_tools() -> None:
         function_tool_parsers([Step])
     with pytest.raises(TypeError, match="without a string name"):
         function_tool_parsers([{"type": "function", "function": {"parameters": {}}}])
+
+
+# -- deep user types and schemas: work, or a clear LocalProtocolError, never RecursionError --
+
+
+def _strictify_reference(schema: Any) -> Any:
+    # The recursive definition the iterative _strictify must agree with.
+    if isinstance(schema, list):
+        return [_strictify_reference(s) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {k: _strictify_reference(v) for k, v in schema.items()}
+    if out.get("type") == "object" and "properties" in out:
+        out["additionalProperties"] = False
+        out["required"] = list(out["properties"])
+    if "default" in out and out["default"] is None:
+        del out["default"]
+    return out
+
+
+def _schemas() -> Any:
+    from hypothesis import strategies as st
+
+    leaf = st.sampled_from([None, 0, "x", True, "object"])
+    key = st.sampled_from(["type", "properties", "default", "required", "items", "a"])
+    return st.recursive(
+        leaf, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(key, inner, max_size=4)
+    )
+
+
+def test_strictify_agrees_with_its_recursive_definition() -> None:
+    from hypothesis import given, settings
+
+    from sansio_responses._parsing import _strictify
+
+    @settings(max_examples=300, deadline=None)
+    @given(_schemas())
+    def check(schema: Any) -> None:
+        before = json.dumps(schema)
+        try:
+            expected = _strictify_reference(schema)
+        except TypeError:  # "properties" that are not a collection of names: both refuse it
+            with pytest.raises(TypeError):
+                _strictify(schema)
+        else:
+            assert _strictify(schema) == expected
+        assert json.dumps(schema) == before  # the input is not changed
+
+    check()
+
+
+def _deep_pydantic_model(levels: int) -> Any:
+    pydantic = pytest.importorskip("pydantic")
+    schema: dict[str, Any] = {"type": "object", "properties": {"x": {"type": "integer"}}}
+    for _ in range(levels):
+        schema = {"type": "object", "properties": {"child": schema}, "default": None}
+
+    class Deep(pydantic.BaseModel):  # type: ignore[misc,name-defined]
+        x: int = 0
+
+        @classmethod
+        def model_json_schema(cls, *args: Any, **kwargs: Any) -> dict[str, Any]:
+            return json.loads(json.dumps(schema)) if levels < 500 else _copy_deep(schema)
+
+    return Deep
+
+
+def _copy_deep(schema: dict[str, Any]) -> dict[str, Any]:
+    from sansio_responses._models import copy_tree
+
+    copied: dict[str, Any] = copy_tree(schema)
+    return copied
+
+
+def test_a_pydantic_schema_of_any_depth_is_made_strict() -> None:
+    levels = 3000
+    out = json_schema(_deep_pydantic_model(levels), strict=True)
+    node = out
+    for _ in range(levels):
+        assert node["additionalProperties"] is False and node["required"] == ["child"]
+        assert "default" not in node
+        node = node["properties"]["child"]
+    assert node == {
+        "type": "object",
+        "properties": {"x": {"type": "integer"}},
+        "additionalProperties": False,
+        "required": ["x"],
+    }
+
+
+def test_a_schema_containing_itself_is_a_clear_error() -> None:
+    import sansio_responses as sr
+    from sansio_responses._parsing import _strictify
+
+    looped: dict[str, Any] = {"type": "object", "properties": {}}
+    looped["properties"]["self"] = looped
+    with pytest.raises(sr.LocalProtocolError, match="contains itself"):
+        _strictify(looped)
+
+
+def _class_chain(n: int) -> type:
+    """A dataclass whose field is the next class, *n* classes long."""
+    last: type = dataclasses.make_dataclass("Leaf", [("x", int)])
+    for i in range(n):
+        last = dataclasses.make_dataclass(f"Link{i}", [("next", last)])
+    return last
+
+
+def test_types_too_deep_to_walk_are_a_local_protocol_error() -> None:
+    import sansio_responses as sr
+
+    chain = _class_chain(1500)
+    nested: Any = int
+    for _ in range(3000):
+        nested = list[nested]
+    deep_field = attrs.make_class("DeepField", {"v": attrs.field(type=nested)})
+    for tp in (chain, deep_field):
+        with pytest.raises(sr.LocalProtocolError, match="nest too deeply") as info:
+            json_schema(tp)
+        assert "generate a JSON schema" in str(info.value)
+        with pytest.raises(sr.LocalProtocolError, match="nest too deeply"):
+            make_parser(tp)
+        with pytest.raises(sr.LocalProtocolError, match="nest too deeply"):
+            sr.ResponsesStream(text_format=tp)
+    # A chain Python can walk still works, both ways.
+    short = _class_chain(20)
+    assert json_schema(short)["type"] == "object"
+    value: Any = {"x": 1}
+    for _ in range(20):
+        value = {"next": value}
+    parsed = make_parser(short)(value)
+    for _ in range(20):
+        parsed = parsed.next
+    assert parsed.x == 1

@@ -16,9 +16,13 @@ from __future__ import annotations
 
 import copy
 import json
+import sys
 import uuid
 from collections.abc import Sequence
 from typing import Any
+
+from .._errors import LocalProtocolError
+from .._models import copy_tree
 
 __all__ = ["ChatStreamBuilder", "StreamBuilder", "encode_sse", "split_text"]
 
@@ -53,7 +57,25 @@ def _deltas(value: str | Sequence[str], chunks: int) -> list[str]:
 
 def _dumps(value: Any) -> str:
     # Compact separators, non-ASCII kept as UTF-8: what the live API sends.
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    try:
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    except RecursionError:
+        # json.dumps recurses once per level: a value passed in (annotations, usage, ...) nested
+        # deeper than Python's stack allows.
+        raise LocalProtocolError(
+            "a value given to the builder nests arrays/objects too deeply to serialize as JSON "
+            f"(Python's recursion limit is {sys.getrecursionlimit()})"
+        ) from None
+
+
+def _copy(value: Any) -> Any:
+    """``copy.deepcopy`` of caller input, at any depth (never ``RecursionError``)."""
+    try:
+        return copy.deepcopy(value)
+    except RecursionError:
+        # Deeper than the recursive copy can go: dicts and lists copied iteratively, the rest
+        # (scalars, other objects) deep-copied one by one.
+        return copy_tree(value, leaf=copy.deepcopy)
 
 
 def encode_sse(
@@ -164,7 +186,7 @@ class StreamBuilder:
         events: list[dict[str, Any]] = [
             {
                 "type": "response.output_item.added",
-                "item": copy.deepcopy(item),
+                "item": _copy(item),
                 "output_index": index,
             },
             {"type": "response.content_part.added", **where, "part": empty},
@@ -213,7 +235,7 @@ class StreamBuilder:
         events: list[dict[str, Any]] = [
             {
                 "type": "response.output_item.added",
-                "item": copy.deepcopy(item),
+                "item": _copy(item),
                 "output_index": index,
             }
         ]
@@ -239,7 +261,7 @@ class StreamBuilder:
         events: list[dict[str, Any]] = [
             {
                 "type": "response.output_item.added",
-                "item": copy.deepcopy(item),
+                "item": _copy(item),
                 "output_index": index,
             }
         ]
@@ -348,7 +370,7 @@ class StreamBuilder:
     # --- output ---------------------------------------------------------------------------------
 
     def _output(self) -> list[dict[str, Any]]:
-        return [copy.deepcopy(final) for final, _ in self._items]
+        return [_copy(final) for final, _ in self._items]
 
     def _response(
         self, status: str, *, output: list[dict[str, Any]], usage: dict[str, Any] | None
@@ -547,7 +569,7 @@ class ChatStreamBuilder:
 
     def chunks(self) -> list[dict[str, Any]]:
         """All chunks so far, as fresh dicts."""
-        return copy.deepcopy(self._chunks)
+        return _copy(self._chunks)  # type: ignore[no-any-return]
 
     def to_sse(
         self,
