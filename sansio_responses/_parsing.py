@@ -447,7 +447,8 @@ def make_parser(text_format: object) -> Callable[[Any], Any]:
 
     Unsupported annotations raise :class:`TypeError` here, not at parse time. The returned function
     raises :class:`OutputParseError` (with a JSONPath ``path``) when the value does not fit; a
-    ``ValueError`` or ``TypeError`` raised by a plain callable is wrapped the same way.
+    ``ValueError`` or ``TypeError`` raised by a plain callable is wrapped the same way. Types that
+    nest too deeply for Python's recursion limit to walk raise :class:`LocalProtocolError` here.
     """
     if _is_pydantic_model(text_format) or _is_record_class(text_format):
         try:
@@ -717,6 +718,9 @@ def json_schema(model: object, *, strict: bool = True) -> dict[str, Any]:
     and lists all its properties as required; a field with a default is still required, so give
     optional fields an ``Optional`` type. A field's ``metadata={"description": ...}`` (attrs or
     dataclass) becomes the property's description, and a class docstring the object's.
+
+    Raises:
+        LocalProtocolError: the types nest too deeply for Python's recursion limit to walk.
     """
     try:
         return _SchemaBuilder(strict).root(model)
