@@ -182,13 +182,14 @@ class Text:
         pieces = self._pieces
         pieces.append(piece)
         self.length += len(piece)
-        self._small += 1
-        if self._small == _MERGE_EVERY:
+        small = self._small + 1
+        if small == _MERGE_EVERY:
             # A short delta held as its own str costs ~50 bytes of object overhead; merging each
             # run of them keeps memory near the text's own size (every character is copied once
             # more: still linear).
             pieces[-_MERGE_EVERY:] = ["".join(pieces[-_MERGE_EVERY:])]
-            self._small = 0
+            small = 0
+        self._small = small
         if self.json is not None:
             self.json.push(piece)
 
@@ -687,10 +688,21 @@ class Accumulator:
         """The partial JSON of the output text most recently extended, when tracked as JSON."""
         return None if self._last_json_text is None else self._last_json_text.json
 
-    def text_delta(self, event: dict[str, Any]) -> Text | None:
-        """Apply a ``response.output_text.delta`` (the hot path: called directly by the stream)."""
-        get = event.get
-        key = (get("item_id"), get("output_index"), get("content_index"))
+    def text_delta(self, event: dict[str, Any], parsed: Any = None) -> Text | None:
+        """Apply a ``response.output_text.delta`` (the hot path: called directly by the stream).
+
+        *parsed*, if given, is the event built from *event*: its fields are the same values, read
+        as slots instead of looked up in the dict.
+        """
+        if parsed is None:
+            get = event.get
+            key = (get("item_id"), get("output_index"), get("content_index"))
+            delta = get("delta")
+            logprobs = get("logprobs")
+        else:
+            key = (parsed.item_id, parsed.output_index, parsed.content_index)
+            delta = parsed.delta
+            logprobs = parsed.logprobs
         if key == self._text_key:
             # The common case: the same part as the previous delta (nothing replaced it since).
             part, text = self._text_cache
@@ -705,10 +717,8 @@ class Accumulator:
             self._text_key = key
             self._text_cache = (part, text)
         self.version += 1  # after _message_part, which may raise (strict mode) before any change
-        delta = get("delta")
         if type(delta) is str:
             text.append(delta)
-        logprobs = event.get("logprobs")
         if logprobs:
             existing = part.get("logprobs")
             if type(existing) is list:

@@ -297,6 +297,10 @@ class EventStreamBase(Generic[E]):
         self._fast_loads: JSONLoads = (
             _orjson_loads if json_loads is orjson_loads and _orjson_loads else json_loads
         )
+        # stdlib_loads' scanner, for the hot path to call itself (None: call _fast_loads).
+        self._scan: Callable[[str, int], tuple[Any, int]] | None = (
+            _scan_once if self._fast_loads is stdlib_loads else None
+        )
         # ... and for data over BIG_EVENT_DATA (see there), as text.
         self._big_loads: JSONLoads = stdlib_loads if json_loads is orjson_loads else json_loads
         self._decoder = self._new_decoder()

@@ -409,7 +409,18 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
     ) -> None:
         try:
             if len(data) <= BIG_EVENT_DATA:
-                obj = self._fast_loads(data)  # type: ignore[arg-type]
+                scan = self._scan
+                if scan is None:
+                    obj = self._fast_loads(data)  # type: ignore[arg-type]
+                else:
+                    # stdlib_loads inlined (one Python call less per event): anything it would
+                    # hand to json.loads goes to it, so results and errors are the same.
+                    try:
+                        obj, end = scan(data, 0)  # type: ignore[arg-type]
+                    except StopIteration:
+                        end = -1
+                    if end != len(data):
+                        obj = self._fast_loads(data)  # type: ignore[arg-type]
             else:
                 obj = self._load_big(data)
         except (ValueError, RecursionError):
@@ -489,7 +500,7 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
             )
         if etype == "response.output_text.delta":
             # The bulk of every stream, handled inline (same effect as _apply's general branch).
-            text = self._acc.text_delta(obj)
+            text = self._acc.text_delta(obj, event)
             if text is not None:  # None: aimed at an item of another kind, not applied
                 prefix = _prefix_fn(text, text.length)
                 _TEXT_DELTA_SNAPSHOT(event, prefix)
