@@ -23,7 +23,7 @@ import h11
 
 from sansio_responses._errors import RemoteProtocolError, excerpt
 from sansio_responses._requests import Request
-from sansio_responses._transport import READ_SIZE, ConnectionDropped, Exchange
+from sansio_responses._transport import READ_SIZE, ConnectionDropped, Exchange, send_headers
 
 __all__ = ["MAX_HEAD_SIZE", "H11Exchange", "default_ssl_context"]
 
@@ -46,9 +46,7 @@ def _request_bytes(conn: h11.Connection, request: Request[Any]) -> bytes:
     # A function of its own so that no frame of the read loop holds the headers (the API key) in
     # a local variable that a traceback with locals would print.
     headers = [("host", _host_header(request))]
-    headers += [(k, v) for k, v in request.headers if k.lower() not in ("host", "connection")]
-    if request.header("accept-encoding") is None:
-        headers.append(("accept-encoding", "identity"))
+    headers += [(k, v) for k, v in send_headers(request) if k.lower() not in ("host", "connection")]
     headers.append(("connection", "close"))
     if request.body is not None:
         headers.append(("content-length", str(len(request.body))))

@@ -28,16 +28,6 @@ from sansio_responses._requests import SENSITIVE_HEADERS, Request
 __all__ = ["EventStream", "open_stream"]
 
 
-def _headers(request: Request[Any]) -> list[tuple[str, str]]:
-    # Built in a function of its own so that no adapter frame keeps the headers (the API key) in
-    # a local variable that a traceback with locals (pytest --showlocals, error trackers) prints.
-    headers = list(request.headers)
-    if request.header("accept-encoding") is None:
-        # Compressed event streams hold events back in the compressor; ask for none.
-        headers.append(("accept-encoding", "identity"))
-    return headers
-
-
 def _salvage(content: aiohttp.StreamReader) -> bytes:
     # When aiohttp's parser fails on bytes after the ones it buffered (a Content-Length shorter
     # than the body sent, a bad chunk header), readany() raises at once and the buffered body
@@ -152,7 +142,7 @@ class EventStream(t.AsyncEventIterator[t.S]):
         )
         self._response = await asyncio.wait_for(
             self._session.request(
-                request.method, request.url, headers=_headers(request), data=request.body,
+                request.method, request.url, headers=t.send_headers(request), data=request.body,
                 timeout=timeout, allow_redirects=False,  # a 3xx is an APIStatusError
             ),
             total,

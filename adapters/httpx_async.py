@@ -30,16 +30,6 @@ from sansio_responses._requests import Request
 __all__ = ["EventStream", "open_stream"]
 
 
-def _headers(request: Request[Any]) -> list[tuple[str, str]]:
-    # Built in a function of its own so that no adapter frame keeps the headers (the API key) in
-    # a local variable that a traceback with locals (pytest --showlocals, error trackers) prints.
-    headers = list(request.headers)
-    if request.header("accept-encoding") is None:
-        # Compressed event streams hold events back in the compressor; ask for none.
-        headers.append(("accept-encoding", "identity"))
-    return headers
-
-
 def _seconds(timeout: float | None) -> float:
     # No limit is an infinite deadline (which never trips).
     return math.inf if timeout is None else timeout
@@ -103,7 +93,7 @@ class EventStream(t.AsyncEventIterator[t.S]):
         connect = self._x.limit(self._connect_timeout)
         timeout = httpx.Timeout(self._x.limit(self._idle_timeout), connect=connect, pool=connect)
         outgoing = self._client.build_request(
-            request.method, request.url, headers=_headers(request), content=request.body,
+            request.method, request.url, headers=t.send_headers(request), content=request.body,
             timeout=timeout,
         )  # fmt: skip
         with anyio.fail_after(_seconds(total)):

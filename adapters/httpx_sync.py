@@ -31,16 +31,6 @@ from sansio_responses._requests import Request
 __all__ = ["EventStream", "open_stream"]
 
 
-def _headers(request: Request[Any]) -> list[tuple[str, str]]:
-    # Built in a function of its own so that no adapter frame keeps the headers (the API key) in
-    # a local variable that a traceback with locals (pytest --showlocals, error trackers) prints.
-    headers = list(request.headers)
-    if request.header("accept-encoding") is None:
-        # Compressed event streams hold events back in the compressor; ask for none.
-        headers.append(("accept-encoding", "identity"))
-    return headers
-
-
 class _Watchdog:
     """Shuts the connection's socket down when the total deadline passes, from a timer thread:
     a blocking ``recv`` in the reading thread then returns, and httpx reports the connection
@@ -133,7 +123,7 @@ class EventStream(t.EventIterator[t.S]):
         connect = self._x.limit(self._connect_timeout)
         timeout = httpx.Timeout(self._x.limit(self._idle_timeout), connect=connect, pool=connect)
         stream = self._client.stream(
-            request.method, request.url, headers=_headers(request), content=request.body,
+            request.method, request.url, headers=t.send_headers(request), content=request.body,
             timeout=timeout, extensions=extensions,
         )  # fmt: skip
         response = self._exit.enter_context(stream)
