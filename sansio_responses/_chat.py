@@ -56,6 +56,8 @@ from ._base import (
     DEFAULT_MAX_NESTING_DEPTH,
     EventStreamBase,
     JSONLoads,
+    orjson_loads,
+    stdlib_loads,
 )
 from ._chat_models import (
     CHUNK_OBJECT,
@@ -83,6 +85,7 @@ from ._chat_models import (
 from ._errors import RemoteProtocolError, SchemaError, TruncatedStream, excerpt
 from ._models import copy_tree
 from ._parsing import function_tool_parsers, make_parser, parse_json_text
+from ._shape import Template, learn, match
 from ._sse import DEFAULT_MAX_EVENT_SIZE, ServerSentEvent
 from ._structured import LazyJSON
 
@@ -258,6 +261,23 @@ def _shallow_list(node: Any) -> None:
 def _text(data: str | bytes | bytearray) -> str:
     """Event data as text (it arrives as bytes on the orjson path), for messages and excerpts."""
     return data if isinstance(data, str) else data.decode("utf-8", "replace")
+
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
+def _raw_chunk(fields: Any, content: str, obf: str | None = None) -> dict[str, Any]:
+    """The wire dict of a templated chunk (see ChatCompletionsStream._learn): the template's
+    dicts, copied, with these strings. The same keys in the same order as the JSON decoder's."""
+    raw_delta = fields[4].copy()
+    raw_delta["content"] = content
+    c = fields[3].copy()
+    c["delta"] = raw_delta
+    d: dict[str, Any] = fields[2].copy()
+    d["choices"] = [c]
+    if obf is not None:
+        d["obfuscation"] = obf
+    return d
 
 
 class _ToolCallAcc:
@@ -470,6 +490,12 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
         self._reasoning_noted: set[str] = set()
         self._snap: ChatCompletion | None = None
         self._view_of = self._view  # bound once: every chunk holds a partial of it
+        # The shape template of the latest content chunk (see _shape), when the decoder is one of
+        # ours: a custom json_loads may build other values than the standard library's.
+        self._tpl: Template | None = None
+        self._tpl_on = self._loads is stdlib_loads or self._loads is orjson_loads
+        self._tpl_fields: Any = None  # what _templated needs, from the chunk it was learnt on
+        self._tpl_learnt = 0  # attempts to learn one (bounded, see _learn)
 
     # -- public ------------------------------------------------------------------------------
 
@@ -575,6 +601,17 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
     def _on_message(
         self, event_type: str, data: str | bytes | bytearray, offset: int, out: list[ChatEvent]
     ) -> None:
+        tpl = self._tpl
+        if tpl is not None and event_type == "message" and self.outcome is None:
+            # Nearly every chunk repeats the previous one but for its content and padding: read
+            # those strings and skip the JSON decoder (see _shape).
+            text = data if isinstance(data, str) else data.decode("utf-8", "replace")
+            found = match(tpl, text)
+            if found is not None:
+                chunk = self._templated(tpl, found)
+                if chunk is not None:
+                    out.append(chunk)
+                    return
         try:
             if len(data) <= BIG_EVENT_DATA:
                 obj = self._fast_loads(data)  # type: ignore[arg-type]
@@ -603,6 +640,8 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
                 chunk = self._common(obj)  # nearly every chunk: built and applied in one go
                 if chunk is not None:
                     out.append(chunk)
+                    if self._tpl_on and self._tpl_learnt <= 8 + (self._seq >> 6):
+                        self._learn(data, obj)
                     return
         get = obj.get
         kind = get("object")
@@ -911,6 +950,45 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
                 call._raw = tc
                 call.__class__ = ToolCallDelta
                 tool_calls.append(call)
+        return self._grow(
+            d,
+            c,
+            raw_delta,
+            ch,
+            index,
+            role,
+            content,
+            tool_calls,
+            finish,
+            cid,
+            kind,
+            created,
+            model,
+            fingerprint,
+            tier,
+        )
+
+    def _grow(
+        self,
+        d: dict[str, Any],
+        c: dict[str, Any],
+        raw_delta: dict[str, Any],
+        ch: _ChoiceAcc,
+        index: int,
+        role: str | None,
+        content: str | None,
+        tool_calls: list[ToolCallDelta] | None,
+        finish: str | None,
+        cid: str,
+        kind: str,
+        created: int | None,
+        model: str,
+        fingerprint: str | None,
+        tier: str | None,
+    ) -> ChatCompletionChunk:
+        """Apply and build a chunk of the common shape, checked by :meth:`_common` or matched by
+        a template (:meth:`_templated`): what :meth:`_accumulate` and :func:`hot_chunk` do for
+        it, in the same order, with the values already read."""
         delta = _new(_ChoiceDeltaTwin)
         delta.role = role
         delta.content = content
@@ -954,7 +1032,7 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
             changes = [(index, _CONTENT, text.length)]
         if tool_calls:
             for call in tool_calls:
-                t = call.index
+                t: int = call.index  # type: ignore[assignment]  # an int: _common checked it
                 ch.last_tool = t
                 f = call.function
                 if f is not None and f.arguments:
@@ -984,6 +1062,81 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
         chunk._view = partial(self._view_of, mark)
         chunk.__class__ = ChatCompletionChunk
         return chunk  # type: ignore[no-any-return]
+
+    def _learn(self, data: str | bytes | bytearray, d: dict[str, Any]) -> None:
+        """Make the template of the content chunk *d* just applied by :meth:`_common`, if it has
+        the shape one can describe (see :mod:`._shape`): the content and ``obfuscation`` strings
+        vary, every other value is a constant scalar (so that chunks can share it), and the
+        choice has no finish reason.
+
+        Attempts are bounded: 8, then one per 64 chunks, so a stream whose chunks never repeat
+        pays nearly nothing for them.
+        """
+        c = d["choices"][0]
+        raw_delta = c["delta"]
+        content = raw_delta.get("content")
+        if content.__class__ is not str or c.get("finish_reason") is not None:
+            return
+        for k, v in raw_delta.items():
+            if k != "content" and v is not None and k != "role":
+                return  # (a role is a string equal to the choice's: _common checked it)
+        for k, v in c.items():
+            if k != "delta" and v.__class__ not in _SCALARS:
+                return
+        for k, v in d.items():
+            if k != "choices" and v.__class__ not in _SCALARS:
+                return
+        self._tpl_learnt += 1
+        obf = d.get("obfuscation")
+        fields = (
+            c["index"],
+            raw_delta.get("role"),
+            dict(d),
+            dict(c),
+            dict(raw_delta),
+            d["id"],
+            d["object"],
+            d.get("created"),
+            d["model"],
+            d.get("system_fingerprint"),
+            d.get("service_tier"),
+        )
+        if obf.__class__ is str:
+            keys: tuple[str, ...] = ("content", "obfuscation")
+            values: tuple[str, ...] = (content, obf)
+        else:
+            keys, values = ("content",), (content,)
+        tpl = learn(_text(data), keys, values, partial(_raw_chunk, fields), self._loads)
+        if tpl is not None:
+            self._tpl = tpl
+            self._tpl_fields = fields
+
+    def _templated(self, tpl: Template, found: list[Any]) -> ChatCompletionChunk | None:
+        """Apply and build the chunk that the template gives for the strings *found*, or None
+        when the state would have :meth:`_common` refuse it (its choice has another role)."""
+        index, role, _, _, _, cid, kind, created, model, fingerprint, tier = self._tpl_fields
+        ch = self._choices[index]  # opened before the template was learnt; never removed
+        if role is not None and role != ch.role:
+            return None
+        d = tpl.build(*found)
+        c = d["choices"][0]
+        return self._grow(
+            d,
+            c,
+            c["delta"],
+            ch,
+            index,
+            role,
+            found[0],
+            None,
+            None,
+            cid,
+            kind,
+            created,
+            model,
+            fingerprint,
+            tier,
+        )
 
     def _check_chunk(self, chunk: ChatCompletionChunk) -> None:
         """Raise for what would fail halfway through applying *chunk*: negative indices, limits.
