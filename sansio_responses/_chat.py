@@ -608,9 +608,22 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
             text = data if isinstance(data, str) else data.decode("utf-8", "replace")
             found = match(tpl, text)
             if found is not None:
-                chunk = self._templated(tpl, found)
-                if chunk is not None:
-                    out.append(chunk)
+                # What _common does, with the checks that the template stands for left out: only
+                # the role can have changed since (the choice is never removed).
+                index, role, _, _, _, cid, kind, created, model, fingerprint, tier = (
+                    self._tpl_fields
+                )
+                ch = self._choices[index]
+                if role is None or role == ch.role:
+                    content = found[0]
+                    d = _raw_chunk(self._tpl_fields, content, found[1])
+                    c = d["choices"][0]
+                    out.append(
+                        self._grow(
+                            d, c, c["delta"], ch, index, role, content, None, None, cid, kind,
+                            created, model, fingerprint, tier,
+                        )
+                    )  # fmt: skip
                     return
         try:
             if len(data) <= BIG_EVENT_DATA:
@@ -1110,33 +1123,6 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
         if tpl is not None:
             self._tpl = tpl
             self._tpl_fields = fields
-
-    def _templated(self, tpl: Template, found: list[Any]) -> ChatCompletionChunk | None:
-        """Apply and build the chunk that the template gives for the strings *found*, or None
-        when the state would have :meth:`_common` refuse it (its choice has another role)."""
-        index, role, _, _, _, cid, kind, created, model, fingerprint, tier = self._tpl_fields
-        ch = self._choices[index]  # opened before the template was learnt; never removed
-        if role is not None and role != ch.role:
-            return None
-        d = tpl.build(*found)
-        c = d["choices"][0]
-        return self._grow(
-            d,
-            c,
-            c["delta"],
-            ch,
-            index,
-            role,
-            found[0],
-            None,
-            None,
-            cid,
-            kind,
-            created,
-            model,
-            fingerprint,
-            tier,
-        )
 
     def _check_chunk(self, chunk: ChatCompletionChunk) -> None:
         """Raise for what would fail halfway through applying *chunk*: negative indices, limits.

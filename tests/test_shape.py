@@ -1,0 +1,279 @@
+"""Shape templates (sansio_responses._shape) and the Chat stream's templated path.
+
+A template reads a chunk that repeats an earlier one's text but for its content and obfuscation
+strings, without the JSON decoder and without checking the chunk's shape again. It must never
+change a result: whatever the bytes, the stream gives exactly what it gives with templates (and
+the other hot paths) turned off, and what ``json.loads`` gives for the wire dicts.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import partial
+from typing import Any
+
+import pytest
+from _corpus import load, names
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_hot_paths import CHAT_BASE, _chat_run, _GenericChat
+
+import sansio_responses as sr
+from sansio_responses._shape import learn, match
+
+
+def _flat(template: dict[str, Any], key: str, value: str, _: None = None) -> dict[str, Any]:
+    d = dict(template)
+    d[key] = value
+    return d
+
+
+def _nested(template: dict[str, Any], content: str, obf: str | None = None) -> dict[str, Any]:
+    d = json.loads(json.dumps(template))
+    d["choices"][0]["delta"]["content"] = content
+    if obf is not None:
+        d["obfuscation"] = obf
+    return d
+
+
+CHUNK = dict(CHAT_BASE, choices=[{"index": 0, "delta": {"content": "ab"}, "logprobs": None}])
+
+
+# -- learn and match ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "dumps",
+    [
+        partial(json.dumps, separators=(",", ":")),  # the OpenAI API's form
+        json.dumps,  # ", " and ": " (Python servers)
+        partial(json.dumps, indent=1),  # line ends and indents inside the object
+        partial(json.dumps, ensure_ascii=False),
+    ],
+)
+def test_a_template_reads_what_json_loads_reads(dumps: Any) -> None:
+    text = dumps(CHUNK)
+    t = learn(text, ("content", "obfuscation"), ("ab", "xyz"), partial(_nested, CHUNK), json.loads)
+    assert t is not None
+    for content in ["", "x", 'quote " and \\ backslash', "é\u2028😀", "\n\t\x00", "\ud800"]:
+        for obf in ["", "Q9"]:
+            other = dumps(_nested(CHUNK, content, obf))
+            assert match(t, other) == (content, obf)
+            assert t.build(content, obf) == json.loads(other)
+
+
+def test_the_strings_may_come_in_either_order() -> None:
+    chunk = {"obfuscation": "xyz", **CHUNK}  # the padding first in the text
+    text = json.dumps(chunk)
+    assert text.index("obfuscation") < text.index("content")
+    t = learn(text, ("content", "obfuscation"), ("ab", "xyz"), partial(_nested, chunk), json.loads)
+    assert t is not None and t.swapped
+    other = json.dumps(_nested(chunk, "new", "pad"))
+    assert match(t, other) == ("new", "pad")
+
+
+def test_one_string() -> None:
+    chunk = {k: v for k, v in CHUNK.items() if k != "obfuscation"}
+    text = json.dumps(chunk)
+    t = learn(text, ("content",), ("ab",), partial(_nested, chunk), json.loads)
+    assert t is not None and t.mid is None
+    assert match(t, json.dumps(_nested(chunk, "zz"))) == ("zz", None)
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        lambda s: s + " ",  # trailing whitespace: valid JSON, but not the template's text
+        lambda s: " " + s,
+        lambda s: s[:-1],  # truncated
+        lambda s: s + "}",
+        lambda s: s.replace('"content": "', '"content": "\x01'),  # a raw control character
+        lambda s: s.replace('"content": "', '"content": "\\x'),  # an invalid escape
+        lambda s: s.replace('"content": "ab"', '"content": "ab\\"'),  # unterminated
+        lambda s: s.replace('"model": "gpt-5-mini"', '"model": "gpt-5-mino"'),
+        lambda s: s.replace('"content": "ab"', '"content": "ab", "role": "x"'),
+        lambda s: s.replace('"content": "ab"', '"content": 12'),
+        lambda s: s.replace('"obfuscation": "xyz"', '"obfuscation": null'),
+    ],
+)
+def test_any_other_text_does_not_match(edit: Any) -> None:
+    text = json.dumps(CHUNK)
+    t = learn(text, ("content", "obfuscation"), ("ab", "xyz"), partial(_nested, CHUNK), json.loads)
+    assert t is not None
+    edited = edit(text)
+    assert edited != text
+    assert match(t, edited) is None
+
+
+def test_the_probe_refuses_a_template_that_finds_the_wrong_member() -> None:
+    # The last "content" member is not the delta's: a text search alone would take it.
+    chunk = dict(CHUNK, vendor={"content": "ab"})
+    text = json.dumps(chunk)
+    assert learn(text, ("content",), ("ab",), partial(_nested, chunk), json.loads) is None
+    # A key that appears twice: the decoder keeps the last one, and so does the template.
+    text = '{"a": 1, "content": "x", "content": "ab"}'
+    t = learn(text, ("content",), ("ab",), partial(_flat, {"a": 1, "content": ""}, "content"), json.loads)
+    assert t is not None
+    assert t.build(*match(t, text.replace("ab", "new"))) == json.loads(text.replace("ab", "new"))  # type: ignore[misc]
+    # The value is not where the member is (another string holds the same text).
+    text = '{"note": "\\"content\\": \\"ab\\"", "content": "zz"}'
+    assert learn(text, ("content",), ("ab",), partial(_flat, {}, "content"), json.loads) is None
+
+
+# -- the Chat stream's templated path -----------------------------------------------------------
+
+
+class _Counting(sr.ChatCompletionsStream):
+    """Counts the chunks that the JSON decoder did not see (the templated ones)."""
+
+    decoded = 0
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        loads = self._fast_loads
+
+        def counting(data: Any) -> Any:
+            self.decoded += 1
+            return loads(data)
+
+        self._fast_loads = counting
+
+
+def _body(chunks: list[str]) -> bytes:
+    return b"".join(b"data: " + c.encode() + b"\n\n" for c in chunks) + b"data: [DONE]\n\n"
+
+
+def _content_chunks(contents: list[str], dumps: Any = json.dumps) -> list[str]:
+    first = dict(CHAT_BASE, choices=[{"index": 0, "delta": {"role": "assistant", "content": ""}}])
+    out = [dumps(first)]
+    for i, content in enumerate(contents):
+        choice = {"index": 0, "delta": {"content": content}, "logprobs": None}
+        out.append(dumps(dict(CHAT_BASE, choices=[choice], obfuscation=f"p{i}")))
+    last = {"index": 0, "delta": {}, "logprobs": None, "finish_reason": "stop"}
+    out.append(dumps(dict(CHAT_BASE, choices=[last])))
+    return out
+
+
+@pytest.mark.parametrize("loads", [json.loads, None])
+def test_content_chunks_take_the_templated_path(loads: Any) -> None:
+    contents = [f"w{i} " for i in range(200)]
+    body = _body(_content_chunks(contents, partial(json.dumps, separators=(",", ":"))))
+    stream = _Counting(json_loads=loads)
+    hot = _chat_run(stream, body)
+    # The opening chunk, the first content chunk (which the template is learnt from), the
+    # finishing one and [DONE] go to the decoder; every other content chunk is read by the
+    # template.
+    assert stream.decoded == 4
+    assert hot == _chat_run(_GenericChat(json_loads=loads), body)
+    snapshot = stream.snapshot()
+    assert snapshot is not None and snapshot.choices[0].message.content == "".join(contents)
+
+
+def test_a_custom_decoder_sees_every_chunk() -> None:
+    seen = []
+
+    def loads(data: str) -> Any:
+        seen.append(data)
+        return json.loads(data)
+
+    body = _body(_content_chunks(["a", "b", "c", "d"]))
+    stream = sr.ChatCompletionsStream(json_loads=loads)
+    stream.feed(body)
+    # No template: its values might differ from what this decoder makes. ([DONE] is tried too.)
+    assert len(seen) == 7 and seen[-1] == "[DONE]"
+
+
+def test_learning_is_bounded_when_chunks_never_repeat() -> None:
+    chunks = []
+    for i, raw in enumerate(_content_chunks(["x"] * 5000)):
+        chunk = json.loads(raw)
+        chunk["created"] = i  # every chunk's text differs outside its strings
+        chunks.append(json.dumps(chunk))
+    stream = sr.ChatCompletionsStream(json_loads=json.loads)
+    stream.feed(_body(chunks))
+    assert stream.outcome == "completed"
+    assert stream._tpl_learnt <= 8 + 5002 // 64 + 1
+
+
+def test_a_role_change_leaves_the_templated_path() -> None:
+    # A template learnt on chunks that repeat the role stands for a chunk that _common would
+    # take; after the role changes (a chunk of the general path), it must not be used.
+    first = dict(CHAT_BASE, choices=[{"index": 0, "delta": {"role": "assistant", "content": ""}}])
+    same = [dict(CHAT_BASE, choices=[{"index": 0, "delta": {"role": "assistant", "content": c}}]) for c in "abc"]
+    change = dict(CHAT_BASE, choices=[{"index": 0, "delta": {"role": "tool", "content": "d"}}])
+    body = _body([json.dumps(c) for c in [first, *same, change, *same]])
+    for loads in (json.loads, None):
+        assert _chat_run(sr.ChatCompletionsStream(json_loads=loads), body) == _chat_run(
+            _GenericChat(json_loads=loads), body
+        )
+
+
+@pytest.mark.parametrize("name", names("chat"))
+def test_recorded_streams_read_the_same_with_templates(name: str) -> None:
+    body, _ = load(name)
+    for loads in (json.loads, None):
+        assert _chat_run(sr.ChatCompletionsStream(json_loads=loads), body) == _chat_run(
+            _GenericChat(json_loads=loads), body
+        )
+
+
+def test_recorded_streams_take_the_templated_path() -> None:
+    # Not a property of the library but of the recordings: the real chunks do repeat their text.
+    templated = total = 0
+    for name in names("chat"):
+        body, _ = load(name)
+        stream = _Counting(json_loads=json.loads)
+        events: list[Any] = []
+        try:
+            events = stream.feed(body)
+        except sr.ProtocolError:
+            continue
+        total += len(events)
+        templated += len(events) - stream.decoded
+    assert templated > total // 3
+
+
+# -- whatever the bytes: the same as without templates -------------------------------------------
+
+TEXTS = st.text(st.sampled_from(["a", " ", '"', "\\", "\n", "é", "😀", "\u2028", "\x00", "/"]), max_size=6)
+
+EDITS = [
+    lambda s: s,
+    lambda s: s + " ",
+    lambda s: s[:-1],
+    lambda s: s.replace('"content":"', '"content":"\x01'),
+    lambda s: s.replace('"content":"', '"content": "'),
+    lambda s: s.replace('"content":"', '"content":"\\u12'),
+    lambda s: s.replace('"content":"', '"role":"assistant","content":"'),
+    lambda s: s.replace('"content":"', '"content":"x","content":"'),
+    lambda s: s.replace('"finish_reason":null', '"finish_reason":"length"'),
+    lambda s: s.replace('"index":0', '"index":1'),
+    lambda s: s.replace('"obfuscation":"', '"obfuscation":"\\"'),
+    lambda s: s.replace('"created":1766410466', '"created":1766410467'),
+    lambda s: s.replace("}]", "},{}]"),
+    lambda s: s.replace('"id":"chatcmpl-1"', '"id":"chatcmpl-2"'),
+    lambda s: "[DONE]",
+    lambda s: '{"error":{"message":"boom"}}',
+]
+
+
+@settings(max_examples=200)
+@given(
+    contents=st.lists(TEXTS, min_size=1, max_size=12),
+    edits=st.lists(st.tuples(st.integers(0, 11), st.sampled_from(range(len(EDITS)))), max_size=4),
+    ascii_only=st.booleans(),
+    strict=st.booleans(),
+)
+def test_templated_path_equals_generic_path(
+    contents: list[str], edits: list[tuple[int, int]], ascii_only: bool, strict: bool
+) -> None:
+    dumps = partial(json.dumps, separators=(",", ":"), ensure_ascii=ascii_only)
+    chunks = _content_chunks(contents, dumps)
+    for position, edit in edits:
+        i = 1 + position % len(contents)
+        chunks[i] = EDITS[edit](chunks[i])
+    body = _body(chunks)
+    for loads in (json.loads, None):
+        hot = _chat_run(sr.ChatCompletionsStream(strict=strict, json_loads=loads), body)
+        generic = _chat_run(_GenericChat(strict=strict, json_loads=loads), body)
+        assert hot == generic
