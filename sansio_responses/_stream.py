@@ -316,7 +316,7 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
             if self._seq.last is None or self._seq.last < starting_after:
                 self._seq.last = starting_after
         if self._resume_id is not None:
-            self._begin_checkpoint()
+            self._begin_checkpoint(None if resume_from is None else resume_from._checkpoint)
 
     # -- public state ------------------------------------------------------------------------
 
@@ -733,7 +733,7 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
             sequence_number=last,
         )
 
-    def _begin_checkpoint(self) -> None:
+    def _begin_checkpoint(self, taken_over: _Checkpoint | None = None) -> None:
         """Keep the state as the resume begins; the resumed body is applied to a copy of it.
 
         The original is what is kept, not the copy: the events already returned hold lazy
@@ -741,10 +741,23 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
         rewrite those (a ``.done`` event sets a text), so they must never see it. On rollback the
         original comes back untouched; once the body names the right response the copy goes on
         and the original is only read by those events.
+
+        A resume that begins before the previous one was confirmed (the resumed body dropped
+        before naming its response; *taken_over*: the one ``resume_from`` was in) keeps the
+        earlier point: what that body applied is not known to be this response's either.
         """
-        self._checkpoint = _Checkpoint(
-            self._acc, self._seq.copy(), self.outcome, self.terminal_event, self.error_event
-        )
+        if self._checkpoint is not None:
+            pass
+        elif taken_over is not None:
+            acc = self._copy_accumulator(taken_over.acc)
+            acc.structured_text = self._acc.structured_text  # this stream's setting
+            seq = taken_over.seq.copy()
+            seq.window = self.sequence_window
+            self._checkpoint = _Checkpoint(acc, seq)
+        else:
+            self._checkpoint = _Checkpoint(
+                self._acc, self._seq.copy(), self.outcome, self.terminal_event, self.error_event
+            )
         self._acc = self._copy_accumulator(self._acc)
 
     def _roll_back(self, checkpoint: _Checkpoint) -> None:
@@ -794,9 +807,9 @@ class _Checkpoint:
         self,
         acc: Accumulator,
         seq: _Sequence,
-        outcome: str | None,
-        terminal_event: ResponseStreamEvent | None,
-        error_event: ResponseStreamEvent | None,
+        outcome: str | None = None,
+        terminal_event: ResponseStreamEvent | None = None,
+        error_event: ResponseStreamEvent | None = None,
     ) -> None:
         self.acc = acc
         self.seq = seq

@@ -421,3 +421,36 @@ def test_chat_models_compare_show_and_copy_data_at_any_depth(place: str) -> None
     assert snapshots[0] == snapshots[1] and repr(snapshots[0]) == repr(snapshots[1])
     if snapshots[0] is not None:
         assert json_equal(snapshots[0].to_dict(), snapshots[1].to_dict())
+
+
+@pytest.mark.parametrize("how", ["reconnect", "resume_from"])
+def test_a_resume_of_an_unconfirmed_resume_rolls_back_to_the_first_point(how: str) -> None:
+    # The first resumed body drops before naming its response; the second one names another:
+    # neither body's deltas are known to be this response's, so both are rolled back.
+    stream, earlier = _dropped("reconnect")
+    before = _state(stream)
+    earlier_reads = _reads(earlier)
+    stream.feed(frame(text_delta(5, "is")))
+    with pytest.raises(sr.TruncatedStream):
+        stream.close()
+    assert stream.last_sequence_number == 5
+    if how == "reconnect":
+        stream.reconnect()
+    else:
+        stream = sr.ResponsesStream(resume_from=stream, text_format=Answer)
+    with pytest.raises(sr.RemoteProtocolError, match="resp_OTHER"):
+        stream.feed(frame(text_delta(6, '"}')) + frame(terminal(7, rid="resp_OTHER")))
+    assert _state(stream) == before
+    assert stream.output_parsed == {"city": "Par"} and stream.last_sequence_number == 4
+    assert _reads(earlier) == earlier_reads
+
+
+def test_a_resume_of_a_confirmed_resume_keeps_what_the_first_body_brought() -> None:
+    stream, _ = _dropped("reconnect")
+    stream.feed(frame(created(5)) + frame(text_delta(6, "is")))  # names resp_1: confirmed
+    with pytest.raises(sr.TruncatedStream):
+        stream.close()
+    stream.reconnect()
+    with pytest.raises(sr.RemoteProtocolError, match="resp_OTHER"):
+        stream.feed(frame(terminal(7, rid="resp_OTHER")))
+    assert stream.output_parsed == {"city": "Paris"} and stream.last_sequence_number == 6
