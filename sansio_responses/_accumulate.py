@@ -629,18 +629,11 @@ class Accumulator:
                 index_of[item_id] = index
 
     def _item_added(self, event: dict[str, Any]) -> None:
-        item = event.get("item")
-        if type(item) is not dict:
-            self._note("missing-item", "response.output_item.added without an item object")
-            return
-        self._place(event.get("output_index"), materialize(item))
+        # ``item`` is an object: the event schema refuses any other (a located error) first.
+        self._place(event.get("output_index"), materialize(event["item"]))
 
     def _item_done(self, event: dict[str, Any]) -> None:
-        item = event.get("item")
-        if type(item) is not dict:
-            self._note("missing-item", "response.output_item.done without an item object")
-            return
-        self._place(event.get("output_index"), materialize(item))
+        self._place(event.get("output_index"), materialize(event["item"]))
 
     def _status_setter(self, item_type: str, name: str) -> Callable[[dict[str, Any]], None]:
         # The event name is the status the item takes ("searching", "interpreting", "generating", ...).

@@ -288,8 +288,9 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
         # response is refused when an event names it.
         self._resume_id: str | None = None
         # The state when the resume began, until the resumed body names the right response: the
-        # deltas before that name no response, so if another one is named they are rolled back.
-        self._checkpoint: tuple[Accumulator, _Sequence] | None = None
+        # deltas before that name no response, so if another one is named they are rolled back
+        # (see _begin_checkpoint).
+        self._checkpoint: _Checkpoint | None = None
         self._final: Response | None = None
         self._final_patched = False
         self._snapshot: Response | None = None
@@ -305,6 +306,8 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
         self._acc.structured_text = text_format is not None
         if resume_from is not None:
             self._take_over(resume_from)
+            # The format the taken-over response asked for, not only this stream's text_format.
+            self._detect_structured({"response": self._acc.response})
         if starting_after is not None:
             self._resuming = True
             if starting_after > self._seq.floor:
@@ -313,7 +316,7 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
             if self._seq.last is None or self._seq.last < starting_after:
                 self._seq.last = starting_after
         if self._resume_id is not None:
-            self._checkpoint = (self._copy_accumulator(self._acc), self._seq.copy())
+            self._begin_checkpoint(None if resume_from is None else resume_from._checkpoint)
 
     # -- public state ------------------------------------------------------------------------
 
@@ -391,10 +394,10 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
         self._error = None
         self._resuming = True
         self._resume_id = self.response_id
-        self._checkpoint = (self._copy_accumulator(self._acc), self._seq.copy())
         self._done_marker = False
         if self.outcome == "truncated":
             self.outcome = None
+        self._begin_checkpoint()  # last: a rollback comes back to the reopened stream
 
     # -- the event loop --------------------------------------------------------------------------
 
@@ -535,9 +538,7 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
             self._checkpoint = None  # the body is the right one: nothing to roll back to
             return
         if self._checkpoint is not None:
-            self._acc, self._seq = self._checkpoint
-            self._checkpoint = None
-            self._snapshot_version = -1
+            self._roll_back(self._checkpoint)
         raise RemoteProtocolError(
             f"the resumed body belongs to response {rid!r}, not to {self._resume_id!r} being "
             f"resumed ({etype}); the resume cannot be trusted and nothing of it was kept",
@@ -610,9 +611,10 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
                 self.outcome = "error"
                 self.terminal_event = event
             return
-        response = getattr(event, "response", None)
+        # A Response: the event schema refuses a terminal event without one (a located error).
+        response: Response = event.response
         known = self._acc.response.get("id") if self._acc.response is not None else None
-        if isinstance(response, Response) and known is not None and response.id != known:
+        if known is not None and response.id != known:
             # Noted before anything changes: in strict mode the terminal event is not applied.
             self._note(
                 "response-id-changed",
@@ -621,19 +623,11 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
                 offset=self._current_offset,
             )
         # Everything that may be noted is noted before the state changes (strict mode raises).
-        final = self._complete_terminal(response) if isinstance(response, Response) else None
-        if final is None:
-            self._note(
-                "terminal-without-response",
-                f"{etype} carries no response object",
-                sequence_number=self._current_seq,
-                offset=self._current_offset,
-            )
+        final = self._complete_terminal(response)
         self.outcome = outcome
         self.terminal_event = event
         self._checkpoint = None
-        if final is not None:
-            self._final = final
+        self._final = final
 
     def _detect_structured(self, obj: dict[str, Any]) -> None:
         """Track output text as JSON when the response asks for a JSON format (API ``text.format``)."""
@@ -739,6 +733,43 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
             sequence_number=last,
         )
 
+    def _begin_checkpoint(self, taken_over: _Checkpoint | None = None) -> None:
+        """Keep the state as the resume begins; the resumed body is applied to a copy of it.
+
+        The original is what is kept, not the copy: the events already returned hold lazy
+        ``snapshot`` / ``parsed`` readers over its text builders, and the resumed body could
+        rewrite those (a ``.done`` event sets a text), so they must never see it. On rollback the
+        original comes back untouched; once the body names the right response the copy goes on
+        and the original is only read by those events.
+
+        A resume that begins before the previous one was confirmed (the resumed body dropped
+        before naming its response; *taken_over*: the one ``resume_from`` was in) keeps the
+        earlier point: what that body applied is not known to be this response's either.
+        """
+        if self._checkpoint is not None:
+            pass
+        elif taken_over is not None:
+            acc = self._copy_accumulator(taken_over.acc)
+            acc.structured_text = self._acc.structured_text  # this stream's setting
+            seq = taken_over.seq.copy()
+            seq.window = self.sequence_window
+            self._checkpoint = _Checkpoint(acc, seq)
+        else:
+            self._checkpoint = _Checkpoint(
+                self._acc, self._seq.copy(), self.outcome, self.terminal_event, self.error_event
+            )
+        self._acc = self._copy_accumulator(self._acc)
+
+    def _roll_back(self, checkpoint: _Checkpoint) -> None:
+        """Every accessor reads again as when the resume began (the diagnostics, a log, stay)."""
+        self._acc = checkpoint.acc
+        self._seq = checkpoint.seq
+        self.outcome = checkpoint.outcome
+        self.terminal_event = checkpoint.terminal_event
+        self.error_event = checkpoint.error_event
+        self._checkpoint = None
+        self._snapshot_version = -1
+
     def _copy_accumulator(self, source: Accumulator) -> Accumulator:
         """An independent copy of *source* (any depth), reporting to this stream."""
         acc = Accumulator(self._note_from_accumulator, self._limit_error, self.max_output_items)
@@ -750,6 +781,7 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
             if isinstance(item.get("id"), str):
                 acc._by_id[item["id"]] = item
                 acc._index_of[item["id"]] = index
+        acc._last_json_text = _json_text_twin(source, acc)  # what output_parsed reads
         return acc
 
     def _take_over(self, previous: ResponsesStream) -> None:
@@ -764,6 +796,47 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
         self._applied_any = previous._applied_any
         self._resuming = True
         self._resume_id = previous.response_id
+
+
+class _Checkpoint:
+    """What a rollback restores: the state the events of a refused resumed body may change."""
+
+    __slots__ = ("acc", "error_event", "outcome", "seq", "terminal_event")
+
+    def __init__(
+        self,
+        acc: Accumulator,
+        seq: _Sequence,
+        outcome: str | None = None,
+        terminal_event: ResponseStreamEvent | None = None,
+        error_event: ResponseStreamEvent | None = None,
+    ) -> None:
+        self.acc = acc
+        self.seq = seq
+        self.outcome = outcome
+        self.terminal_event = terminal_event
+        self.error_event = error_event
+
+
+def _json_text_twin(source: Accumulator, copy: Accumulator) -> Text | None:
+    """In *copy* (a clone of *source*), the text builder that ``source.last_text_json()`` reads.
+
+    Output text is only tracked as JSON in a message's content part (see
+    ``Accumulator.text_delta``), so the parts are scanned, not the whole tree.
+    """
+    target = source._last_json_text
+    if target is None:
+        return None
+    for index, item in source.items.slots.items():
+        content = item.get("content")
+        if type(content) is Sparse:
+            for part_index, part in content.slots.items():
+                if type(part) is dict and part.get("text") is target:
+                    twin: Text = copy.items.slots[index]["content"].slots[part_index]["text"]
+                    return twin
+    # No longer in the tree (an output_item.done replaced its item): output_parsed still reads
+    # it, so the copy gets its own copy of it.
+    return target.__deepcopy__({})
 
 
 def _clone(value: Any) -> Any:

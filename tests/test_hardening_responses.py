@@ -887,11 +887,8 @@ def test_every_responses_strict_case_is_a_documented_code() -> None:
     section = page.split("### Responses stream codes")[1].split("###")[0]
     documented = {line.split("`")[1] for line in section.splitlines() if line.startswith("| `")}
     # sequence-reordered needs a hole below the last number, which only a gap (itself an error
-    # in strict mode) can leave: it never is the first diagnostic of a strict stream. An
-    # output_item or terminal event without its item / response object is refused by the event
-    # schema (a located RemoteProtocolError) before missing-item / terminal-without-response
-    # could be noted.
-    unreachable = {"sequence-reordered", "missing-item", "terminal-without-response"}
+    # in strict mode) can leave: it never is the first diagnostic of a strict stream.
+    unreachable = {"sequence-reordered"}
     assert documented - codes == unreachable
     assert codes <= documented
 
