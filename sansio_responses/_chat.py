@@ -266,18 +266,59 @@ def _text(data: str | bytes | bytearray) -> str:
 _SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
-def _raw_chunk(fields: Any, content: str, obf: str | None = None) -> dict[str, Any]:
+# The most shape templates a stream keeps (one per choice and tool call being streamed, as
+# with n > 1 or parallel tool calls): each chunk that no template matches tries them all.
+_MAX_TEMPLATES = 4
+
+
+def _raw_chunk(fields: Any, text: str, obf: str | None = None) -> dict[str, Any]:
     """The wire dict of a templated chunk (see ChatCompletionsStream._learn): the template's
-    dicts, copied, with these strings. The same keys in the same order as the JSON decoder's."""
-    raw_delta = fields[4].copy()
-    raw_delta["content"] = content
-    c = fields[3].copy()
+    dicts, copied, with these strings (the content, or a tool call's arguments, and the
+    padding). The same keys in the same order as the JSON decoder's."""
+    raw_delta = fields[5].copy()
+    if fields[2] is None:
+        raw_delta["content"] = text
+    else:
+        f = fields[7].copy()
+        f["arguments"] = text
+        tc = fields[6].copy()
+        tc["function"] = f
+        raw_delta["tool_calls"] = [tc]
+    c = fields[4].copy()
     c["delta"] = raw_delta
-    d: dict[str, Any] = fields[2].copy()
+    d: dict[str, Any] = fields[3].copy()
     d["choices"] = [c]
     if obf is not None:
         d["obfuscation"] = obf
     return d
+
+
+def _tool_call_delta(
+    t: int,
+    tc_id: str | None,
+    tc_type: str | None,
+    f: dict[str, Any] | None,
+    name: str | None,
+    arguments: str | None,
+    tc: dict[str, Any],
+) -> ToolCallDelta:
+    """A :class:`ToolCallDelta` (and its :class:`FunctionDelta`, for a *f* dict) from values
+    already checked, built as :func:`hot_chunk` builds it."""
+    function = None
+    if f is not None:
+        function = _new(_FunctionDeltaTwin)
+        function.name = name
+        function.arguments = arguments
+        function._raw = f
+        function.__class__ = FunctionDelta
+    call = _new(_ToolCallDeltaTwin)
+    call.index = t
+    call.id = tc_id
+    call.type = tc_type
+    call.function = function
+    call._raw = tc
+    call.__class__ = ToolCallDelta
+    return call  # type: ignore[no-any-return]
 
 
 class _ToolCallAcc:
@@ -490,11 +531,11 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
         self._reasoning_noted: set[str] = set()
         self._snap: ChatCompletion | None = None
         self._view_of = self._view  # bound once: every chunk holds a partial of it
-        # The shape template of the latest content chunk (see _shape), when the decoder is one of
-        # ours: a custom json_loads may build other values than the standard library's.
-        self._tpl: Template | None = None
+        # The shape templates of the latest content and tool-argument chunks (see _shape), when
+        # the decoder is one of ours: a custom json_loads may build other values than the
+        # standard library's.
+        self._tpls: list[Template] = []
         self._tpl_on = self._loads is stdlib_loads or self._loads is orjson_loads
-        self._tpl_fields: Any = None  # what _templated needs, from the chunk it was learnt on
         self._tpl_learnt = 0  # attempts to learn one (bounded, see _learn)
 
     # -- public ------------------------------------------------------------------------------
@@ -601,30 +642,15 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
     def _on_message(
         self, event_type: str, data: str | bytes | bytearray, offset: int, out: list[ChatEvent]
     ) -> None:
-        tpl = self._tpl
-        if tpl is not None and event_type == "message" and self.outcome is None:
-            # Nearly every chunk repeats the previous one but for its content and padding: read
-            # those strings and skip the JSON decoder (see _shape).
-            text = data if isinstance(data, str) else data.decode("utf-8", "replace")
-            found = match(tpl, text)
-            if found is not None:
-                # What _common does, with the checks that the template stands for left out: only
-                # the role can have changed since (the choice is never removed).
-                index, role, _, _, _, cid, kind, created, model, fingerprint, tier = (
-                    self._tpl_fields
-                )
-                ch = self._choices[index]
-                if role is None or role == ch.role:
-                    content = found[0]
-                    d = _raw_chunk(self._tpl_fields, content, found[1])
-                    c = d["choices"][0]
-                    out.append(
-                        self._grow(
-                            d, c, c["delta"], ch, index, role, content, None, None, cid, kind,
-                            created, model, fingerprint, tier,
-                        )
-                    )  # fmt: skip
-                    return
+        if self._tpls and event_type == "message" and self.outcome is None:
+            # Nearly every chunk repeats an earlier one but for its content (or a tool call's
+            # arguments) and padding: read those strings and skip the JSON decoder (see _shape).
+            chunk = self._templated(
+                data if isinstance(data, str) else data.decode("utf-8", "replace")
+            )
+            if chunk is not None:
+                out.append(chunk)
+                return
         try:
             if len(data) <= BIG_EVENT_DATA:
                 obj = self._fast_loads(data)  # type: ignore[arg-type]
@@ -939,7 +965,7 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
                     )
                 ):
                     return None
-                function = None
+                name = arguments = None
                 if f is not None:
                     if f.__class__ is not dict:
                         return None
@@ -950,18 +976,7 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
                         and (name.__class__ is not str or (name and name != acc.name))
                     ) or (arguments is not None and arguments.__class__ is not str):
                         return None
-                    function = _new(_FunctionDeltaTwin)
-                    function.name = name
-                    function.arguments = arguments
-                    function._raw = f
-                    function.__class__ = FunctionDelta
-                call = _new(_ToolCallDeltaTwin)
-                call.index = t
-                call.id = tc_id
-                call.type = tc_type
-                call.function = function
-                call._raw = tc
-                call.__class__ = ToolCallDelta
+                call = _tool_call_delta(t, tc_id, tc_type, f, name, arguments, tc)
                 tool_calls.append(call)
         return self._grow(
             d,
@@ -1076,22 +1091,79 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
         chunk.__class__ = ChatCompletionChunk
         return chunk  # type: ignore[no-any-return]
 
+    def _templated(self, text: str) -> ChatCompletionChunk | None:
+        """Apply and build the chunk *text* if a template matches it (and the state is one in
+        which :meth:`_common` would take it); else None, unchanged.
+
+        What :meth:`_common` checks, the template stands for: the same fields with the same
+        values around the strings. Only the choice's role can have changed since it was learnt
+        (a choice or a tool call, once open, is never removed).
+        """
+        for tpl in self._tpls:
+            found = match(tpl, text)
+            if found is not None:
+                break
+        else:
+            return None
+        fields = tpl.fields
+        index, role, t, _, _, _, _, _, cid, kind, created, model, fingerprint, tier = fields
+        ch = self._choices[index]
+        if role is not None and role != ch.role:
+            return None
+        value = found[0]
+        d = _raw_chunk(fields, value, found[1])
+        c = d["choices"][0]
+        raw_delta = c["delta"]
+        if t is None:
+            return self._grow(
+                d, c, raw_delta, ch, index, role, value, None, None, cid, kind, created, model,
+                fingerprint, tier,
+            )  # fmt: skip
+        tc = raw_delta["tool_calls"][0]
+        calls = [_tool_call_delta(t, None, None, tc["function"], None, value, tc)]
+        return self._grow(
+            d, c, raw_delta, ch, index, role, None, calls, None, cid, kind, created, model,
+            fingerprint, tier,
+        )  # fmt: skip
+
     def _learn(self, data: str | bytes | bytearray, d: dict[str, Any]) -> None:
-        """Make the template of the content chunk *d* just applied by :meth:`_common`, if it has
-        the shape one can describe (see :mod:`._shape`): the content and ``obfuscation`` strings
-        vary, every other value is a constant scalar (so that chunks can share it), and the
-        choice has no finish reason.
+        """Make the template of the chunk *d* just applied by :meth:`_common`, if it has a shape
+        one can describe (see :mod:`._shape`): its content, or the arguments of its one tool call
+        (which names no id, type or function name), and its ``obfuscation`` vary; every other
+        value is a constant scalar (so that chunks can share it); the choice has no finish
+        reason.
 
         Attempts are bounded: 8, then one per 64 chunks, so a stream whose chunks never repeat
         pays nearly nothing for them.
         """
         c = d["choices"][0]
         raw_delta = c["delta"]
-        content = raw_delta.get("content")
-        if content.__class__ is not str or c.get("finish_reason") is not None:
-            return
+        if c.get("finish_reason") is not None or len(data) > BIG_EVENT_DATA:
+            return  # (a template holds the text: only small ones are kept)
+        tc = f = t = None
+        text = raw_delta.get("content")
+        key = "content"
+        if text.__class__ is not str:
+            calls = raw_delta.get("tool_calls")
+            if calls.__class__ is not list or len(calls) != 1:
+                return
+            tc = calls[0]
+            f = tc.get("function")
+            if f.__class__ is not dict:
+                return
+            text = f.get("arguments")
+            if text.__class__ is not str:
+                return
+            t = tc["index"]
+            key = "arguments"
+            for k, v in tc.items():
+                if k != "function" and k != "index" and v is not None:
+                    return  # an id or a type: _common compares it with the call's
+            for k, v in f.items():
+                if k != "arguments" and v is not None:
+                    return  # a name: likewise
         for k, v in raw_delta.items():
-            if k != "content" and v is not None and k != "role":
+            if k != key and v is not None and k != "role" and (tc is None or k != "tool_calls"):
                 return  # (a role is a string equal to the choice's: _common checked it)
         for k, v in c.items():
             if k != "delta" and v.__class__ not in _SCALARS:
@@ -1100,13 +1172,16 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
             if k != "choices" and v.__class__ not in _SCALARS:
                 return
         self._tpl_learnt += 1
-        obf = d.get("obfuscation")
+        index = c["index"]
         fields = (
-            c["index"],
+            index,
             raw_delta.get("role"),
+            t,
             dict(d),
             dict(c),
             dict(raw_delta),
+            None if tc is None else dict(tc),
+            None if f is None else dict(f),
             d["id"],
             d["object"],
             d.get("created"),
@@ -1114,15 +1189,18 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
             d.get("system_fingerprint"),
             d.get("service_tier"),
         )
+        obf = d.get("obfuscation")
         if obf.__class__ is str:
-            keys: tuple[str, ...] = ("content", "obfuscation")
-            values: tuple[str, ...] = (content, obf)
+            keys: tuple[str, ...] = (key, "obfuscation")
+            values: tuple[str, ...] = (text, obf)
         else:
-            keys, values = ("content",), (content,)
+            keys, values = (key,), (text,)
         tpl = learn(_text(data), keys, values, partial(_raw_chunk, fields), self._loads)
         if tpl is not None:
-            self._tpl = tpl
-            self._tpl_fields = fields
+            tpl.fields = fields
+            # One template per choice and tool call: the newest first, the oldest dropped.
+            kept = [x for x in self._tpls if x.fields[0] != index or x.fields[2] != t]
+            self._tpls = [tpl, *kept[: _MAX_TEMPLATES - 1]]
 
     def _check_chunk(self, chunk: ChatCompletionChunk) -> None:
         """Raise for what would fail halfway through applying *chunk*: negative indices, limits.

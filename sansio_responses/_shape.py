@@ -45,9 +45,10 @@ class Template:
     one string), ``tail`` from the last closing quote (excluded) to the end. ``swapped``: the
     strings appear in the text in the opposite order to the keys given to :func:`learn`.
     ``build(first, second)`` makes the decoded dict, with the strings in the keys' order.
+    ``fields``: whatever the caller keeps with it.
     """
 
-    __slots__ = ("build", "head", "mid", "swapped", "tail")
+    __slots__ = ("build", "fields", "head", "mid", "swapped", "tail")
 
     def __init__(
         self,
@@ -62,6 +63,7 @@ class Template:
         self.tail = tail
         self.swapped = swapped
         self.build = build
+        self.fields: Any = None
 
 
 def match(t: Template, data: str) -> tuple[str, str | None] | None:
