@@ -1096,8 +1096,8 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
         which :meth:`_common` would take it); else None, unchanged.
 
         What :meth:`_common` checks, the template stands for: the same fields with the same
-        values around the strings. Only the choice's role can have changed since it was learnt
-        (a choice or a tool call, once open, is never removed).
+        values around the strings, and a state that cannot have changed since (a choice or a
+        tool call, once open, is never removed; a choice's role is set once).
         """
         for tpl in self._tpls:
             found = match(tpl, text)
@@ -1108,8 +1108,6 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
         fields = tpl.fields
         index, role, t, _, _, _, _, _, cid, kind, created, model, fingerprint, tier = fields
         ch = self._choices[index]
-        if role is not None and role != ch.role:
-            return None
         value = found[0]
         d = _raw_chunk(fields, value, found[1])
         c = d["choices"][0]

@@ -112,7 +112,9 @@ def test_the_probe_refuses_a_template_that_finds_the_wrong_member() -> None:
     assert learn(text, ("content",), ("ab",), partial(_nested, chunk), json.loads) is None
     # A key that appears twice: the decoder keeps the last one, and so does the template.
     text = '{"a": 1, "content": "x", "content": "ab"}'
-    t = learn(text, ("content",), ("ab",), partial(_flat, {"a": 1, "content": ""}, "content"), json.loads)
+    t = learn(
+        text, ("content",), ("ab",), partial(_flat, {"a": 1, "content": ""}, "content"), json.loads
+    )
     assert t is not None
     assert t.build(*match(t, text.replace("ab", "new"))) == json.loads(text.replace("ab", "new"))  # type: ignore[misc]
     # The value is not where the member is (another string holds the same text).
@@ -140,7 +142,10 @@ class _Counting(sr.ChatCompletionsStream):
 
 
 def _body(chunks: list[str]) -> bytes:
-    return b"".join(b"data: " + c.encode() + b"\n\n" for c in chunks) + b"data: [DONE]\n\n"
+    # A lone surrogate left raw (ensure_ascii=False) becomes bytes that are not UTF-8: the
+    # event-stream rules replace them.
+    data = b"".join(b"data: " + c.encode("utf-8", "surrogatepass") + b"\n\n" for c in chunks)
+    return data + b"data: [DONE]\n\n"
 
 
 def _content_chunks(contents: list[str], dumps: Any = json.dumps) -> list[str]:
@@ -167,6 +172,48 @@ def test_content_chunks_take_the_templated_path(loads: Any) -> None:
     assert hot == _chat_run(_GenericChat(json_loads=loads), body)
     snapshot = stream.snapshot()
     assert snapshot is not None and snapshot.choices[0].message.content == "".join(contents)
+
+
+def _tool_chunks(arguments: list[str], calls: int = 2, choices: int = 1) -> list[str]:
+    """Chunks that open *calls* tool calls in each of *choices* choices, then stream the same
+    *arguments* to each of them, interleaved (as parallel tool calls and n > 1 do)."""
+    dumps = partial(json.dumps, separators=(",", ":"))
+    out = []
+    for c in range(choices):
+        opening: dict[str, Any] = {"index": c, "delta": {"role": "assistant", "content": None}}
+        out.append(dumps(dict(CHAT_BASE, choices=[opening])))
+        for t in range(calls):
+            call = {"index": t, "id": f"call_{c}{t}", "type": "function"}
+            call["function"] = {"name": "f", "arguments": ""}
+            out.append(
+                dumps(dict(CHAT_BASE, choices=[{"index": c, "delta": {"tool_calls": [call]}}]))
+            )
+    for i, args in enumerate(arguments):
+        for c in range(choices):
+            for t in range(calls):
+                piece = {"index": t, "function": {"arguments": args}}
+                choice = {"index": c, "delta": {"tool_calls": [piece]}}
+                out.append(dumps(dict(CHAT_BASE, choices=[choice], obfuscation=f"p{i}")))
+    for c in range(choices):
+        last = {"index": c, "delta": {}, "finish_reason": "tool_calls"}
+        out.append(dumps(dict(CHAT_BASE, choices=[last])))
+    return out
+
+
+@pytest.mark.parametrize(("calls", "choices"), [(1, 1), (2, 1), (2, 2), (1, 3)])
+@pytest.mark.parametrize("loads", [json.loads, None])
+def test_tool_argument_chunks_take_the_templated_path(loads: Any, calls: int, choices: int) -> None:
+    arguments = ['{"a": [', *[f'"{i}\\n", ' for i in range(300)], "1]}"]
+    body = _body(_tool_chunks(arguments, calls, choices))
+    stream = _Counting(json_loads=loads)
+    hot = _chat_run(stream, body)
+    # Openings, finishes, [DONE] and the first arguments chunk of each call go to the decoder.
+    openings = choices * (1 + calls) + choices + 1
+    assert stream.decoded <= openings + calls * choices + 2
+    assert hot == _chat_run(_GenericChat(json_loads=loads), body)
+    expected = json.loads("".join(arguments))
+    for c in range(choices):
+        assert stream.parsed_tool_arguments(c) == [expected] * calls
 
 
 def test_a_custom_decoder_sees_every_chunk() -> None:
@@ -196,10 +243,13 @@ def test_learning_is_bounded_when_chunks_never_repeat() -> None:
 
 
 def test_a_role_change_leaves_the_templated_path() -> None:
-    # A template learnt on chunks that repeat the role stands for a chunk that _common would
-    # take; after the role changes (a chunk of the general path), it must not be used.
+    # A template learnt on chunks that repeat the role; then a chunk with another role (the
+    # general path: role-changed, the first role kept), then the same chunks again.
     first = dict(CHAT_BASE, choices=[{"index": 0, "delta": {"role": "assistant", "content": ""}}])
-    same = [dict(CHAT_BASE, choices=[{"index": 0, "delta": {"role": "assistant", "content": c}}]) for c in "abc"]
+    same = [
+        dict(CHAT_BASE, choices=[{"index": 0, "delta": {"role": "assistant", "content": c}}])
+        for c in "abc"
+    ]
     change = dict(CHAT_BASE, choices=[{"index": 0, "delta": {"role": "tool", "content": "d"}}])
     body = _body([json.dumps(c) for c in [first, *same, change, *same]])
     for loads in (json.loads, None):
@@ -235,7 +285,10 @@ def test_recorded_streams_take_the_templated_path() -> None:
 
 # -- whatever the bytes: the same as without templates -------------------------------------------
 
-TEXTS = st.text(st.sampled_from(["a", " ", '"', "\\", "\n", "é", "😀", "\u2028", "\x00", "/"]), max_size=6)
+TEXTS = st.text(
+    st.sampled_from(["a", " ", '"', "\\", "\n", "é", "😀", "\u2028", "\x00", "/", "\ud800"]),
+    max_size=6,
+)
 
 EDITS = [
     lambda s: s,
@@ -269,11 +322,59 @@ def test_templated_path_equals_generic_path(
 ) -> None:
     dumps = partial(json.dumps, separators=(",", ":"), ensure_ascii=ascii_only)
     chunks = _content_chunks(contents, dumps)
-    for position, edit in edits:
-        i = 1 + position % len(contents)
-        chunks[i] = EDITS[edit](chunks[i])
-    body = _body(chunks)
+    _edit_and_compare(chunks, contents, edits, strict)
+
+
+@settings(max_examples=200)
+@given(
+    arguments=st.lists(TEXTS, min_size=1, max_size=12),
+    edits=st.lists(
+        st.tuples(st.integers(0, 11), st.integers(0, len(EDITS) - 1), st.integers(0, 7)),
+        max_size=4,
+    ),
+    calls=st.integers(1, 2),
+    choices=st.integers(1, 2),
+    strict=st.booleans(),
+)
+def test_templated_tool_path_equals_generic_path(
+    arguments: list[str],
+    edits: list[tuple[int, int, int]],
+    calls: int,
+    choices: int,
+    strict: bool,
+) -> None:
+    chunks = _tool_chunks(arguments, calls, choices)
+    pieces = len(arguments) * calls * choices
+    start = len(chunks) - pieces - choices
+    for position, edit, tool_edit in edits:
+        i = start + position % pieces
+        chunks[i] = TOOL_EDITS[tool_edit](EDITS[edit](chunks[i]))
+    _compare(_body(chunks), strict)
+
+
+TOOL_EDITS = [
+    lambda s: s,
+    lambda s: s.replace('"arguments":"', '"arguments": "'),
+    lambda s: s.replace('"arguments":"', '"arguments":"\\x'),
+    lambda s: s.replace('{"index":0,"function"', '{"index":1,"function"'),
+    lambda s: s.replace('"function":{', '"function":{"name":"g",'),
+    lambda s: s.replace('"function":{', '"id":"call_00","function":{'),
+    lambda s: s.replace('"function":{', '"type":"function","function":{'),
+    lambda s: s.replace('"function":{', '"function":{"name":null,'),
+]
+
+
+def _compare(body: bytes, strict: bool) -> None:
     for loads in (json.loads, None):
         hot = _chat_run(sr.ChatCompletionsStream(strict=strict, json_loads=loads), body)
         generic = _chat_run(_GenericChat(strict=strict, json_loads=loads), body)
         assert hot == generic
+
+
+def _edit_and_compare(
+    chunks: list[str], contents: list[str], edits: list[tuple[int, int]], strict: bool
+) -> None:
+    for position, edit in edits:
+        i = 1 + position % len(contents)
+        chunks[i] = EDITS[edit](chunks[i])
+    _compare(_body(chunks), strict)
