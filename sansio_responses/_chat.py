@@ -47,7 +47,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from functools import partial
-from typing import Any
+from typing import Any, TypeAlias
 
 from ._accumulate import Text
 from ._base import (
@@ -69,18 +69,19 @@ from ._chat_models import (
     ChatUnknownEvent,
     Choice,
     ChoiceDelta,
+    ChoiceDeltaTwin,
     ChunkChoice,
+    ChunkChoiceTwin,
+    ChunkTwin,
     CompletionUsage,
     FunctionCall,
     FunctionDelta,
+    FunctionDeltaTwin,
+    JSONValue,
     ToolCallDelta,
-    _ChoiceDeltaTwin,
-    _ChunkChoiceTwin,
-    _ChunkTwin,
-    _FunctionDeltaTwin,
-    _new,
-    _ToolCallDeltaTwin,
+    ToolCallDeltaTwin,
     hot_chunk,
+    new_object,
 )
 from ._errors import RemoteProtocolError, SchemaError, TruncatedStream, excerpt
 from ._models import copy_tree
@@ -107,12 +108,12 @@ _SET_ONCE = frozenset({"id", "type", "role", "name", "index", "format", "expires
 _IGNORED_TOP = frozenset({"obfuscation"})
 _FILTER_LISTS = frozenset({"prompt_filter_results", "prompt_annotations"})
 _REASONING_NAMES = ("reasoning_content", "reasoning", "reasoning_details")
-_TOOL_KNOWN = ToolCallDelta._KNOWN
+_TOOL_KNOWN = ToolCallDelta._KNOWN  # pyright: ignore[reportPrivateUsage]
 # The keys a chunk of the common shape may have (see ChatCompletionsStream._common).
-_TOP_COMMON = ChatCompletionChunk._KNOWN | _IGNORED_TOP
-_DELTA_KNOWN = ChoiceDelta._KNOWN
-_CHOICE_KNOWN = ChunkChoice._KNOWN
-_CHUNK_KNOWN = ChatCompletionChunk._KNOWN
+_TOP_COMMON = ChatCompletionChunk._KNOWN | _IGNORED_TOP  # pyright: ignore[reportPrivateUsage]
+_DELTA_KNOWN = ChoiceDelta._KNOWN  # pyright: ignore[reportPrivateUsage]
+_CHOICE_KNOWN = ChunkChoice._KNOWN  # pyright: ignore[reportPrivateUsage]
+_CHUNK_KNOWN = ChatCompletionChunk._KNOWN  # pyright: ignore[reportPrivateUsage]
 # Finish reasons after which a choice's JSON is complete, so a final parse is meaningful. "length"
 # (max tokens), "content_filter", "error" (OpenRouter) and vendor reasons leave the partial value.
 _COMPLETE_FINISH = frozenset({"stop", "tool_calls", "function_call"})
@@ -125,11 +126,17 @@ _COMPLETE_FINISH = frozenset({"stop", "tool_calls", "function_call"})
 # links and the stream holds no history: each chunk keeps its own mark alive, nothing more.
 _CHAIN = 32
 _CONTENT = -1
+# A mark as a type (for the checkers; marks are exactly these dicts and tuples).
+_Mark: TypeAlias = "dict[tuple[int, int], int] | tuple[_Mark, list[tuple[int, int, int]], int]"
+# A value in an accumulated tree (see _merge_into): its strings are Text builders.
+_TreeValue: TypeAlias = "Text | dict[str, Any] | list[Any] | int | float | bool | None"
 
 
-def _marked(mark: Any, choice: int, tool: int) -> int | None:
+def _marked(mark: _Mark, choice: int, tool: int) -> int | None:
     """The length a mark records for the content (*tool* -1) or a tool call of *choice*."""
-    while type(mark) is tuple:
+    # isinstance rather than type() is: the checkers then know that the mark after the loop is
+    # the dict (a mark is never a tuple subclass, so the test gives the same answer).
+    while isinstance(mark, tuple):
         for c, t, length in reversed(mark[1]):
             if c == choice and t == tool:
                 found: int = length
@@ -139,12 +146,12 @@ def _marked(mark: Any, choice: int, tool: int) -> int | None:
     return result
 
 
-def _link(mark: Any, changes: list[tuple[int, int, int]]) -> Any:
+def _link(mark: _Mark, changes: list[tuple[int, int, int]]) -> _Mark:
     depth = mark[2] + 1 if type(mark) is tuple else 1
     if depth < _CHAIN:
         return (mark, changes, depth)
     links = [changes]
-    while type(mark) is tuple:
+    while isinstance(mark, tuple):
         links.append(mark[1])
         mark = mark[0]
     full = dict(mark)
@@ -211,8 +218,8 @@ def _merge_into(tree: dict[str, Any], d: dict[str, Any]) -> None:
         for k, v in d.items():
             if v is None:
                 continue
-            old = tree.get(k)
-            t = type(v)
+            old: _TreeValue = tree.get(k)
+            t = type(v)  # pyright: ignore[reportUnknownVariableType]  (v is Any: tested by t)
             if t is str and type(old) is Text:
                 if k not in _SET_ONCE:
                     old.append(v)
@@ -240,7 +247,7 @@ def _materialize(node: Any) -> Any:
 
 
 def _materialize_rec(node: Any) -> Any:
-    t = type(node)
+    t = type(node)  # pyright: ignore[reportUnknownVariableType]  (node is Any: tested by t)
     if t is Text:
         return node.value()
     if t is dict:
@@ -306,12 +313,12 @@ def _tool_call_delta(
     already checked, built as :func:`hot_chunk` builds it."""
     function = None
     if f is not None:
-        function = _new(_FunctionDeltaTwin)
+        function = new_object(FunctionDeltaTwin)
         function.name = name
         function.arguments = arguments
         function._raw = f
         function.__class__ = FunctionDelta
-    call = _new(_ToolCallDeltaTwin)
+    call = new_object(ToolCallDeltaTwin)
     call.index = t
     call.id = tc_id
     call.type = tc_type
@@ -343,7 +350,7 @@ class _ToolCallAcc:
 
     def custom_input(self) -> str | None:
         """The ``custom.input`` text of a custom tool call (``type: "custom"``), else ``None``."""
-        custom = self.extra.get("custom")
+        custom: _TreeValue = self.extra.get("custom")
         text = custom.get("input") if type(custom) is dict else None
         return text.value() if type(text) is Text else None
 
@@ -439,9 +446,10 @@ class _ChoiceAcc:
             None if self.reasoning_details is None else list(self.reasoning_details),
             _materialize(self.msg_extra),
         )
-        logprobs = None
+        logprobs: dict[str, Any] | None = None
         if self.logprobs is not None:
-            logprobs = {k: list(v) if type(v) is list else v for k, v in self.logprobs.items()}
+            # (type(v) is list narrows an Any to list[Unknown] for pyright)
+            logprobs = {k: list(v) if type(v) is list else v for k, v in self.logprobs.items()}  # pyright: ignore[reportUnknownArgumentType]
         return Choice(self.index, message, logprobs, self.finish_reason, dict(self.extra))
 
 
@@ -512,7 +520,7 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
         self.max_choices = max_choices
         self.max_tool_calls = max_tool_calls
         # Lengths as of the latest chunk, by choice (replaced, never mutated: chunks keep theirs).
-        self._mark: Any = {}  # the lengths as of the latest chunk (see _link)
+        self._mark: _Mark = {}  # the lengths as of the latest chunk (see _link)
         self._changes: list[tuple[int, int, int]] = []  # what the current chunk extended
         self.response_format = response_format
         self._structured, self._format_parser = _format_parser(response_format)
@@ -527,7 +535,7 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
         self._usage: CompletionUsage | None = None
         self._fingerprint: str | None = None
         self._service_tier: str | None = None
-        self._extra: dict[str, Any] = {}
+        self._extra: dict[str, JSONValue] = {}
         self._reasoning_noted: set[str] = set()
         self._snap: ChatCompletion | None = None
         self._view_of = self._view  # bound once: every chunk holds a partial of it
@@ -550,7 +558,7 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
             return self._snap
         if self._seq == 0:
             return None
-        choices = []
+        choices: list[Choice] = []
         for i in sorted(self._choices):
             ch = self._choices[i]
             if ch.cache is None:
@@ -617,7 +625,7 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
         calls = [ch.tool_calls[i] for i in sorted(ch.tool_calls)]
         complete = ch.finish_reason in _COMPLETE_FINISH
         parsers = self._tool_parsers
-        out = []
+        out: list[Any] = []
         for call in calls:
             if call.type == "custom":
                 out.append(call.custom_input())
@@ -653,7 +661,7 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
                 return
         try:
             if len(data) <= BIG_EVENT_DATA:
-                obj = self._fast_loads(data)  # type: ignore[arg-type]
+                obj: Any = self._fast_loads(data)  # type: ignore[arg-type]
             else:
                 obj = self._load_big(data)
         except (ValueError, RecursionError):
@@ -718,7 +726,7 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
         try:
             chunk = hot_chunk(obj) if self._HOT else None
             if chunk is None:
-                chunk = ChatCompletionChunk._build(obj)
+                chunk = ChatCompletionChunk._build(obj)  # pyright: ignore[reportPrivateUsage]
             self._apply(chunk, obj, offset)
         except SchemaError as exc:
             raise RemoteProtocolError(
@@ -733,9 +741,9 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
             # the error is yielded after it, so the outcome is "error" as for ``{"error": ...}``.
             self._on_error(obj, _text(data), offset, out)
 
-    def _on_unterminated(self, sse_event: ServerSentEvent, out: list[ChatEvent]) -> None:
+    def _on_unterminated(self, event: ServerSentEvent, out: list[ChatEvent]) -> None:
         offset = self.bytes_fed
-        if sse_event.data.strip() == DONE:
+        if event.data.strip() == DONE:
             # A final "data: [DONE]" without its blank line: the intent is unambiguous.
             self._note(
                 "unterminated-event", "[DONE] not followed by a blank line; accepted", offset=offset
@@ -745,7 +753,7 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
         # WHATWG event-stream parsing: at end of file, pending data is discarded.
         self._note(
             "unterminated-event",
-            "the body ended inside an event, which was discarded: " + excerpt(sse_event.data),
+            "the body ended inside an event, which was discarded: " + excerpt(event.data),
             offset=offset,
         )
 
@@ -805,7 +813,7 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
             self.outcome = "error"
         out.append(event)
 
-    def _view(self, mark: Any, what: str, index: int, tool_index: int) -> Any:
+    def _view(self, mark: _Mark, what: str, index: int, tool_index: int) -> Any:
         """What a chunk's accessors ask: the state of choice *index* right after that chunk.
 
         *mark* holds the lengths recorded when the chunk was applied (no length for the content:
@@ -881,7 +889,7 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
         # One function, not hot_chunk + a check + _accumulate: each value is read and
         # type-checked once, and no call is made per nested object.
         get = d.get
-        raw_choices = get("choices")
+        raw_choices: Any = get("choices")
         if raw_choices.__class__ is not list or len(raw_choices) != 1:
             return None
         c = raw_choices[0]
@@ -919,6 +927,7 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
         ):
             return None
         role = content = None
+        tool_calls: list[ToolCallDelta] | None
         raw_calls = tool_calls = None
         for k, v in raw_delta.items():
             if v is None:
@@ -1017,7 +1026,7 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
         """Apply and build a chunk of the common shape, checked by :meth:`_common` or matched by
         a template (:meth:`_templated`): what :meth:`_accumulate` and :func:`hot_chunk` do for
         it, in the same order, with the values already read."""
-        delta = _new(_ChoiceDeltaTwin)
+        delta = new_object(ChoiceDeltaTwin)
         delta.role = role
         delta.content = content
         delta.refusal = None
@@ -1028,7 +1037,7 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
         delta.reasoning_details = None
         delta._raw = raw_delta
         delta.__class__ = ChoiceDelta
-        choice = _new(_ChunkChoiceTwin)
+        choice = new_object(ChunkChoiceTwin)
         choice.index = index
         choice.delta = delta
         choice.logprobs = None
@@ -1076,7 +1085,7 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
                 mark = self._mark = (mark, changes, mark[2] + 1)
             else:
                 mark = self._mark = _link(mark, changes)
-        chunk = _new(_ChunkTwin)
+        chunk = new_object(ChunkTwin)
         chunk.id = cid
         chunk.object = kind
         chunk.created = created
@@ -1187,7 +1196,7 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
             d.get("system_fingerprint"),
             d.get("service_tier"),
         )
-        obf = d.get("obfuscation")
+        obf: Any = d.get("obfuscation")
         if obf.__class__ is str:
             keys: tuple[str, ...] = (key, "obfuscation")
             values: tuple[str, ...] = (text, obf)
@@ -1286,6 +1295,7 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
             self._service_tier = chunk.service_tier
         if raw.get("choices") is None:
             self._note("missing-choices", "chunk without a choices key", offset=offset)
+        v: JSONValue
         for k, v in raw.items():
             if k in _CHUNK_KNOWN or k in _IGNORED_TOP or v is None:
                 continue
@@ -1323,7 +1333,8 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
         if ch is None:
             ch = self._choices[index] = _ChoiceAcc(index)
         ch.cache = None
-        raw = choice._raw
+        raw = choice._raw  # pyright: ignore[reportPrivateUsage]
+        v: JSONValue
         for k, v in raw.items():
             if k not in _CHOICE_KNOWN and v is not None:
                 ch.extra[k] = v
@@ -1342,7 +1353,7 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
             acc = ch.logprobs
             if acc is None:
                 acc = ch.logprobs = {"content": None, "refusal": None}
-            for k, v in lp._raw.items():
+            for k, v in lp._raw.items():  # pyright: ignore[reportPrivateUsage]
                 if v is None:
                     continue
                 if type(v) is list and k in ("content", "refusal"):
@@ -1412,7 +1423,7 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
                     )
             if fc.arguments:
                 ch.function_args.append(fc.arguments)
-        raw = delta._raw
+        raw = delta._raw  # pyright: ignore[reportPrivateUsage]
         for k in raw:
             if k not in _DELTA_KNOWN:
                 _merge_into(ch.msg_extra, {k: v for k, v in raw.items() if k not in _DELTA_KNOWN})
@@ -1467,7 +1478,7 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
             if f.arguments:
                 acc.args.append(f.arguments)
                 self._changes.append((ch.index, index, acc.args.length))
-        raw = tc._raw
+        raw = tc._raw  # pyright: ignore[reportPrivateUsage]
         for k in raw:
             if k not in _TOOL_KNOWN:
                 _merge_into(acc.extra, {k: v for k, v in raw.items() if k not in _TOOL_KNOWN})
@@ -1530,7 +1541,8 @@ def _format_parser(response_format: object | None) -> tuple[bool, Callable[[Any]
         return False, None
     if isinstance(response_format, Mapping):
         # The API's response_format parameter ("Create chat completion", response_format).
-        kind = response_format.get("type")
+        # (isinstance narrows an object to Mapping[Unknown, Unknown]; any key type will do here)
+        kind = response_format.get("type")  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
         if kind in ("json_schema", "json_object"):
             return True, None
         if kind == "text":

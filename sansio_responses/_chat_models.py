@@ -17,7 +17,7 @@ object").
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeAlias, TypeVar
 
 import attrs
 
@@ -43,6 +43,12 @@ __all__ = [
 
 CHUNK_OBJECT = "chat.completion.chunk"
 
+#: What the JSON decoder gives for a value (a custom ``json_loads`` may give other scalars, which
+#: every type test here rejects). Declared on the values read from a decoded object, so that the
+#: ``type(v) is dict`` tests narrow them to typed containers for pyright (from ``Any`` it would
+#: infer ``dict[Unknown, Unknown]``). An annotation only: nothing is checked at run time.
+JSONValue: TypeAlias = "dict[str, Any] | list[Any] | str | int | float | bool | None"
+
 # -- field readers: return the value or None; raise SchemaError on a wrong JSON type ---------------
 # The path is only formatted when raising, so the common case costs one dict lookup and a type test.
 
@@ -62,7 +68,7 @@ def _int(d: dict[str, Any], key: str, path: str) -> int | None:
 
 
 def _dict(d: dict[str, Any], key: str, path: str) -> dict[str, Any] | None:
-    v = d.get(key)
+    v: JSONValue = d.get(key)
     if v is None or type(v) is dict:
         return v
     raise SchemaError(f"{path}.{key}", "an object or null", v)
@@ -78,7 +84,7 @@ def _details(d: dict[str, Any], key: str, path: str, model: type[_D]) -> _D | No
 
 
 def _list(d: dict[str, Any], key: str, path: str) -> list[Any] | None:
-    v = d.get(key)
+    v: JSONValue = d.get(key)
     if v is None or type(v) is list:
         return v
     raise SchemaError(f"{path}.{key}", "an array or null", v)
@@ -198,6 +204,7 @@ class ChoiceDelta(_Wire):
         tool_calls: list[ToolCallDelta] | None = None
         if tcs is not None:
             tool_calls = []
+            tc: JSONValue
             for i, tc in enumerate(tcs):
                 p = f"{path}.tool_calls[{i}]"
                 if type(tc) is not dict:
@@ -357,8 +364,9 @@ class ChatCompletionChunk(_Wire):
     ) -> ChatCompletionChunk:
         """The generic build (every field through its reader); :func:`hot_chunk` must equal it."""
         raw_choices = _list(d, "choices", "chunk")
-        choices = []
+        choices: list[ChunkChoice] = []
         if raw_choices:
+            c: JSONValue
             for i, c in enumerate(raw_choices):
                 p = f"chunk.choices[{i}]"
                 if type(c) is not dict:
@@ -461,13 +469,14 @@ def _twin(cls: type[Any]) -> type[Any]:
     )
 
 
-_FunctionDeltaTwin = _twin(FunctionDelta)
-_ToolCallDeltaTwin = _twin(ToolCallDelta)
-_ChoiceDeltaTwin = _twin(ChoiceDelta)
-_ChunkChoiceTwin = _twin(ChunkChoice)
-_ChunkTwin = _twin(ChatCompletionChunk)
+# Without a leading underscore: _chat builds chunks on them too.
+FunctionDeltaTwin = _twin(FunctionDelta)
+ToolCallDeltaTwin = _twin(ToolCallDelta)
+ChoiceDeltaTwin = _twin(ChoiceDelta)
+ChunkChoiceTwin = _twin(ChunkChoice)
+ChunkTwin = _twin(ChatCompletionChunk)
 _SET_CHUNK_VIEW: Callable[[Any, Any], None] = ChatCompletionChunk._view.__set__  # type: ignore[union-attr]
-_new = object.__new__
+new_object = object.__new__
 
 
 def _hot_tool_call(d: Any) -> ToolCallDelta | None:
@@ -494,12 +503,12 @@ def _hot_tool_call(d: Any) -> ToolCallDelta | None:
             arguments is not None and arguments.__class__ is not str
         ):
             return None
-        function = _new(_FunctionDeltaTwin)
+        function = new_object(FunctionDeltaTwin)
         function.name = name
         function.arguments = arguments
         function._raw = f
         function.__class__ = FunctionDelta
-    self = _new(_ToolCallDeltaTwin)
+    self = new_object(ToolCallDeltaTwin)
     self.index = index
     self.id = id_
     self.type = kind
@@ -511,7 +520,7 @@ def _hot_tool_call(d: Any) -> ToolCallDelta | None:
 
 def _hot_delta(d: dict[str, Any]) -> ChoiceDelta | None:
     role = content = refusal = None
-    tool_calls = None
+    tool_calls: list[ToolCallDelta] | None = None
     # One pass over the keys the server sent (usually one): cheaper than a lookup per field.
     for k, v in d.items():
         if v is None:
@@ -539,7 +548,7 @@ def _hot_delta(d: dict[str, Any]) -> ChoiceDelta | None:
             refusal = v
         elif k in _DELTA_FIELDS:  # function_call, reasoning fields: the generic build
             return None
-    self = _new(_ChoiceDeltaTwin)
+    self = new_object(ChoiceDeltaTwin)
     self.role = role
     self.content = content
     self.refusal = refusal
@@ -553,7 +562,7 @@ def _hot_delta(d: dict[str, Any]) -> ChoiceDelta | None:
     return self  # type: ignore[no-any-return]
 
 
-_DELTA_FIELDS = ChoiceDelta._KNOWN
+_DELTA_FIELDS = ChoiceDelta._KNOWN  # pyright: ignore[reportPrivateUsage]
 
 
 def hot_chunk(d: dict[str, Any]) -> ChatCompletionChunk | None:
@@ -580,7 +589,7 @@ def hot_chunk(d: dict[str, Any]) -> ChatCompletionChunk | None:
         or (tier is not None and tier.__class__ is not str)
     ):
         return None
-    choices = []
+    choices: list[ChunkChoice] = []
     if raw_choices:
         if raw_choices.__class__ is not list:
             return None
@@ -605,7 +614,7 @@ def hot_chunk(d: dict[str, Any]) -> ChatCompletionChunk | None:
                     return None
             else:
                 return None
-            choice = _new(_ChunkChoiceTwin)
+            choice = new_object(ChunkChoiceTwin)
             choice.index = index
             choice.delta = delta
             choice.logprobs = None
@@ -615,7 +624,7 @@ def hot_chunk(d: dict[str, Any]) -> ChatCompletionChunk | None:
             choices.append(choice)
     elif raw_choices is not None and raw_choices.__class__ is not list:
         return None  # a falsy non-list ("", 0, false, {}): the generic build names it
-    self = _new(_ChunkTwin)
+    self = new_object(ChunkTwin)
     self.id = cid
     self.object = kind
     self.created = created
@@ -669,6 +678,7 @@ class ChatStreamError(_NoChoices):
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> ChatStreamError:
         """Build from the data object; raise SchemaError on a wrong field type."""
+        body: JSONValue
         if "error" in d and d["error"] is not None:
             body = d["error"]
             path = "error"
@@ -738,7 +748,7 @@ class ChatToolCall:
     id: str | None
     type: str | None
     function: FunctionCall
-    extra: dict[str, Any] = attrs.field(factory=dict)
+    extra: dict[str, Any] = attrs.field(factory=dict[str, Any])
 
     def to_dict(self) -> dict[str, Any]:
         """The non-streaming shape; ``type`` defaults to ``"function"`` when never sent."""
@@ -770,7 +780,7 @@ class ChatCompletionMessage:
     reasoning_content: str | None = None
     reasoning: str | None = None
     reasoning_details: list[dict[str, Any]] | None = None
-    extra: dict[str, Any] = attrs.field(factory=dict)
+    extra: dict[str, Any] = attrs.field(factory=dict[str, Any])
 
     def to_dict(self) -> dict[str, Any]:
         """The non-streaming ``message`` shape.
@@ -812,7 +822,7 @@ class Choice:
     message: ChatCompletionMessage
     logprobs: dict[str, Any] | None
     finish_reason: str | None
-    extra: dict[str, Any] = attrs.field(factory=dict)
+    extra: dict[str, Any] = attrs.field(factory=dict[str, Any])
 
     def to_dict(self) -> dict[str, Any]:
         """The non-streaming ``choices[]`` shape (``logprobs``, ``finish_reason`` always set)."""
@@ -844,7 +854,7 @@ class ChatCompletion:
     usage: CompletionUsage | None
     system_fingerprint: str | None
     service_tier: str | None
-    extra: dict[str, Any] = attrs.field(factory=dict)
+    extra: dict[str, Any] = attrs.field(factory=dict[str, Any])
     object: str = "chat.completion"
 
     def choice(self, index: int = 0) -> Choice | None:

@@ -140,7 +140,7 @@ def learn(
     returned only when the probe agrees: the fixed parts around fresh marker strings, decoded by
     *loads*, equal ``build`` of the markers.
     """
-    spans = []
+    spans: list[tuple[int, int]] = []
     for key, value in zip(keys, values, strict=True):
         span = _locate(data, key, value)
         if span is None:
