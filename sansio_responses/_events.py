@@ -1378,8 +1378,10 @@ Every member has a ``Literal`` type tag, so ``event.type == "response.output_tex
 the union to :class:`ResponseTextDeltaEvent` under mypy and pyright (see :data:`UnknownEventType`).
 """
 
-_BUILDERS: dict[str, Callable[[dict[str, Any]], Any]] = {
-    wire_type: cls._from_wire for wire_type, cls in EVENT_TYPES.items()
+# Keyed by wire type, but looked up with whatever the data's "type" is (hence object).
+_BUILDERS: dict[object, Callable[[dict[str, Any]], Any]] = {
+    wire_type: cls._from_wire  # pyright: ignore[reportPrivateUsage]
+    for wire_type, cls in EVENT_TYPES.items()
 }
 
 
