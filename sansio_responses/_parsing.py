@@ -23,11 +23,16 @@ import sys
 import types
 import typing
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Literal, TypeGuard, Union, cast
+from typing import TYPE_CHECKING, Any, Literal, TypeGuard, Union, cast
 
 import attrs
 
 from ._errors import LocalProtocolError, excerpt
+
+if TYPE_CHECKING:
+    # The converters of arrays and objects declare their value with it, not Any: ``type(v) is
+    # list`` then narrows it to ``list[Any]`` (narrowing ``Any`` gives pyright ``list[Unknown]``).
+    from ._base import JSONValue
 
 __all__ = [
     "FunctionTool",
@@ -39,9 +44,6 @@ __all__ = [
 ]
 
 _Converter = Callable[[Any, str], Any]
-#: A decoded JSON value, as the converters of arrays and objects declare it: ``type(v) is list``
-#: then narrows it to ``list[Any]`` for the type checkers (narrowing ``Any`` gives ``list[Unknown]``).
-_JSON = dict[str, Any] | list[Any] | str | int | float | bool | None
 _NoneType = type(None)
 _LIST_ORIGINS = (list, collections.abc.Sequence, collections.abc.MutableSequence)
 _DICT_ORIGINS = (dict, collections.abc.Mapping, collections.abc.MutableMapping)
@@ -325,7 +327,7 @@ class _ParserBuilder:
         items = [self.build(a) for a in args]
         expected = _describe(tp)
 
-        def convert(value: _JSON, path: str) -> tuple[Any, ...]:
+        def convert(value: JSONValue, path: str) -> tuple[Any, ...]:
             if type(value) is not list or len(value) != len(items):
                 raise _mismatch(f"{expected} (an array of {len(items)})", value, path)
             return tuple(
@@ -345,7 +347,7 @@ class _ParserBuilder:
         name = cls.__qualname__
         keep_extra = typing.is_typeddict(cls)
 
-        def convert(value: _JSON, path: str) -> Any:
+        def convert(value: JSONValue, path: str) -> Any:
             if type(value) is not dict:
                 raise _mismatch(f"object ({name})", value, path)
             out: dict[str, Any] = dict(value) if keep_extra else {}
@@ -390,7 +392,7 @@ def _literal(tp: Any, values: tuple[Any, ...]) -> _Converter:
 
 
 def _list(item: _Converter) -> _Converter:
-    def convert(value: _JSON, path: str) -> list[Any]:
+    def convert(value: JSONValue, path: str) -> list[Any]:
         if type(value) is not list:
             raise _mismatch("array", value, path)
         return [item(v, f"{path}[{i}]") for i, v in enumerate(value)]
@@ -399,7 +401,7 @@ def _list(item: _Converter) -> _Converter:
 
 
 def _dict(item: _Converter) -> _Converter:
-    def convert(value: _JSON, path: str) -> dict[str, Any]:
+    def convert(value: JSONValue, path: str) -> dict[str, Any]:
         if type(value) is not dict:
             raise _mismatch("object", value, path)
         return {k: item(v, _join(path, k)) for k, v in value.items()}
