@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncGenerator, Mapping
 from typing import Any
 
 import aiohttp
 from multidict import CIMultiDict, CIMultiDictProxy
 
-from sansio_responses import _transport as t
+from sansio_responses import _transport as t  # pyright: ignore[reportPrivateUsage]
 from sansio_responses._requests import SENSITIVE_HEADERS, Request
 
 __all__ = ["EventStream", "open_stream"]
@@ -168,7 +168,7 @@ async def open_stream(
     retry_policy: t.RetryPolicy | None = None,
     max_resume_attempts: int = t.DEFAULT_MAX_RESUME_ATTEMPTS,
     stream_options: Mapping[str, Any] | None = None,
-) -> AsyncIterator[EventStream[t.S]]:
+) -> AsyncGenerator[EventStream[t.S], None]:
     """Send *request* with *session* (a new ``aiohttp.ClientSession`` when ``None``, closed on
     exit) and yield an async iterator of its events.
 
@@ -189,8 +189,8 @@ async def open_stream(
             session = await owned.enter_async_context(aiohttp.ClientSession())
         events = EventStream(x, session, connect_timeout, idle_timeout)
         try:
-            await events._start()
+            await events._start()  # pyright: ignore[reportPrivateUsage]
             yield events
         finally:
-            events._exited = True
+            events._exited = True  # pyright: ignore[reportPrivateUsage]
             await events.aclose()

@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import contextlib
 import math
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Mapping
 from typing import Any
 
 import anyio
 import httpx
 
-from sansio_responses import _transport as t
+from sansio_responses import _transport as t  # pyright: ignore[reportPrivateUsage]
 from sansio_responses._requests import Request
 
 __all__ = ["EventStream", "open_stream"]
@@ -128,7 +128,7 @@ async def open_stream(
     retry_policy: t.RetryPolicy | None = None,
     max_resume_attempts: int = t.DEFAULT_MAX_RESUME_ATTEMPTS,
     stream_options: Mapping[str, Any] | None = None,
-) -> AsyncIterator[EventStream[t.S]]:
+) -> AsyncGenerator[EventStream[t.S], None]:
     """Send *request* with *client* (a new ``httpx.AsyncClient`` when ``None``, closed on exit)
     and yield an async iterator of its events; runs on asyncio and on trio (anyio).
 
@@ -150,8 +150,8 @@ async def open_stream(
             client = await owned.enter_async_context(httpx.AsyncClient())
         events = EventStream(x, client, connect_timeout, idle_timeout)
         try:
-            await events._start()
+            await events._start()  # pyright: ignore[reportPrivateUsage]
             yield events
         finally:
-            events._exited = True
+            events._exited = True  # pyright: ignore[reportPrivateUsage]
             await events.aclose()

@@ -20,12 +20,12 @@ import contextlib
 import socket
 import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Generator, Iterator, Mapping
 from typing import Any
 
 import httpx
 
-from sansio_responses import _transport as t
+from sansio_responses import _transport as t  # pyright: ignore[reportPrivateUsage]
 from sansio_responses._requests import Request
 
 __all__ = ["EventStream", "open_stream"]
@@ -151,7 +151,7 @@ def open_stream(
     retry_policy: t.RetryPolicy | None = None,
     max_resume_attempts: int = t.DEFAULT_MAX_RESUME_ATTEMPTS,
     stream_options: Mapping[str, Any] | None = None,
-) -> Iterator[EventStream[t.S]]:
+) -> Generator[EventStream[t.S], None, None]:
     """Send *request* with *client* (a new ``httpx.Client`` when ``None``, closed on exit) and
     yield an iterator of its events.
 
@@ -173,8 +173,8 @@ def open_stream(
             client = owned.enter_context(httpx.Client())
         events = EventStream(x, client, connect_timeout, idle_timeout)
         try:
-            events._start()
+            events._start()  # pyright: ignore[reportPrivateUsage]
             yield events
         finally:
-            events._exited = True
+            events._exited = True  # pyright: ignore[reportPrivateUsage]
             events.close()

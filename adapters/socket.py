@@ -12,10 +12,10 @@ import contextlib
 import socket
 import ssl
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Generator, Mapping
 from typing import Any
 
-from sansio_responses import _transport as t
+from sansio_responses import _transport as t  # pyright: ignore[reportPrivateUsage]
 from sansio_responses._requests import Request
 
 from ._h11 import H11Exchange, default_ssl_context
@@ -98,7 +98,7 @@ def open_stream(
     max_resume_attempts: int = t.DEFAULT_MAX_RESUME_ATTEMPTS,
     stream_options: Mapping[str, Any] | None = None,
     ssl_context: ssl.SSLContext | None = None,
-) -> Iterator[EventStream[t.S]]:
+) -> Generator[EventStream[t.S], None, None]:
     """Send *request* over a new socket and yield an iterator of its events.
 
     The response head is read on entry: an HTTP error status raises its ``APIStatusError``, a 2xx
@@ -117,8 +117,8 @@ def open_stream(
     )  # fmt: skip
     events = EventStream(x, connect_timeout, idle_timeout, ssl_context)
     try:
-        events._start()
+        events._start()  # pyright: ignore[reportPrivateUsage]
         yield events
     finally:
-        events._exited = True
+        events._exited = True  # pyright: ignore[reportPrivateUsage]
         events.close()

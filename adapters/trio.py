@@ -16,12 +16,12 @@ from __future__ import annotations
 import contextlib
 import math
 import ssl
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncGenerator, Mapping
 from typing import Any
 
 import trio
 
-from sansio_responses import _transport as t
+from sansio_responses import _transport as t  # pyright: ignore[reportPrivateUsage]
 from sansio_responses._requests import Request
 
 from ._h11 import H11Exchange, default_ssl_context
@@ -113,7 +113,7 @@ async def open_stream(
     max_resume_attempts: int = t.DEFAULT_MAX_RESUME_ATTEMPTS,
     stream_options: Mapping[str, Any] | None = None,
     ssl_context: ssl.SSLContext | None = None,
-) -> AsyncIterator[EventStream[t.S]]:
+) -> AsyncGenerator[EventStream[t.S], None]:
     """Send *request* over a new trio connection and yield an async iterator of its events.
 
     The response head is read on entry: an HTTP error status raises its ``APIStatusError``, a 2xx
@@ -132,8 +132,8 @@ async def open_stream(
     )  # fmt: skip
     events = EventStream(x, connect_timeout, idle_timeout, ssl_context)
     try:
-        await events._start()
+        await events._start()  # pyright: ignore[reportPrivateUsage]
         yield events
     finally:
-        events._exited = True
+        events._exited = True  # pyright: ignore[reportPrivateUsage]
         await events.aclose()

@@ -27,10 +27,13 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._models import copy_tree
 from ._structured import LazyJSON
+
+if TYPE_CHECKING:
+    from ._base import JSONValue
 
 __all__ = [
     "ACCUMULATION_RULES",
@@ -283,7 +286,7 @@ def materialize(value: Any) -> Any:
 
 
 def _materialize(value: Any) -> Any:
-    t = type(value)
+    t = type(value)  # pyright: ignore[reportUnknownVariableType]
     if t is dict:
         return {k: _materialize(v) for k, v in value.items()}
     if t is list:
@@ -305,7 +308,7 @@ def _sparse_values(value: Any) -> list[Any] | None:
 
 def clone(value: Any) -> Any:
     """A deep copy of an accumulator tree (dicts, lists, :class:`Text`, :class:`Sparse`)."""
-    t = type(value)
+    t = type(value)  # pyright: ignore[reportUnknownVariableType]
     if t is dict:
         return {k: clone(v) for k, v in value.items()}
     if t is list:
@@ -471,7 +474,7 @@ class Accumulator:
         while stack and budget > 0:
             budget -= 1
             node = pop()
-            t = type(node)
+            t = type(node)  # pyright: ignore[reportUnknownVariableType]
             if t is dict:
                 stack.extend(node.values())
             elif t is list:
@@ -580,7 +583,7 @@ class Accumulator:
         parts = _sparse(item, key)
         if type(index) is not int or index < 0:
             index = max(parts.top, 0)
-        part = parts.slots.get(index)
+        part: JSONValue = parts.slots.get(index)
         if type(part) is not dict:
             part = factory()
             parts.put(index, part)
@@ -590,7 +593,7 @@ class Accumulator:
     # -- lifecycle and items -----------------------------------------------------------------
 
     def _lifecycle(self, event: dict[str, Any]) -> None:
-        response = event.get("response")
+        response: JSONValue = event.get("response")
         if type(response) is not dict:
             return
         if self.response is not None and response.get("id") != self.response.get("id"):
@@ -598,7 +601,7 @@ class Accumulator:
                 "response-id-changed",
                 f"response id changed from {self.response.get('id')!r} to {response.get('id')!r}",
             )
-        output = response.get("output")
+        output: JSONValue = response.get("output")
         entries: list[tuple[int, dict[str, Any]]] = []
         if not self.items.slots and type(output) is list and output:
             entries = [(index, item) for index, item in enumerate(output) if type(item) is dict]
@@ -655,7 +658,7 @@ class Accumulator:
         return self._part(item, "content", event.get("content_index"), factory)
 
     def _part_added(self, event: dict[str, Any]) -> None:
-        part = event.get("part")
+        part: JSONValue = event.get("part")
         if type(part) is not dict:
             return
         item_type = "reasoning" if part.get("type") == "reasoning_text" else "message"
@@ -713,7 +716,7 @@ class Accumulator:
         if type(delta) is str:
             text.append(delta)
         if logprobs:
-            existing = part.get("logprobs")
+            existing: JSONValue = part.get("logprobs")
             if type(existing) is list:
                 existing.extend(logprobs)
             else:
@@ -744,7 +747,7 @@ class Accumulator:
         part = self._message_part(event, _new_output_text)
         if part is None:
             return
-        annotations = part.get("annotations")
+        annotations: JSONValue = part.get("annotations")
         if type(annotations) is not list:
             annotations = part["annotations"] = []
         annotation = event.get("annotation")
@@ -810,7 +813,7 @@ class Accumulator:
     # -- reasoning ---------------------------------------------------------------------------
 
     def _summary_part(self, event: dict[str, Any]) -> None:
-        part = event.get("part")
+        part: JSONValue = event.get("part")
         summary = self._summary(event)
         if type(part) is dict and summary is not None:
             text = summary.get("text")
@@ -849,7 +852,7 @@ class Accumulator:
         item = self._item(event, "shell_call")
         if item is None:
             return None
-        action = item.get("action")
+        action: JSONValue = item.get("action")
         if type(action) is not dict:
             action = item["action"] = {}
         return _sparse(action, "commands")
@@ -891,11 +894,11 @@ class Accumulator:
         if output is None:
             return
         slot = _slot(output, event)
-        entry = output.slots.get(slot)
+        entry: JSONValue = output.slots.get(slot)
         if type(entry) is not dict:
             entry = {"stdout": "", "stderr": ""}
             output.put(slot, entry)
-        delta = event.get("delta")
+        delta: JSONValue = event.get("delta")
         if type(delta) is dict:
             for stream in ("stdout", "stderr"):
                 piece = delta.get(stream)
@@ -907,7 +910,7 @@ class Accumulator:
         # a server send several, they fill the slots from command_index on). The other
         # commands' outputs stay as they are.
         output = self._shell_outputs(event)
-        entries = event.get("output")
+        entries: JSONValue = event.get("output")
         if output is None or type(entries) is not list:
             return
         slot = _slot(output, event)
@@ -917,7 +920,7 @@ class Accumulator:
 
 def _sparse(container: dict[str, Any], key: str) -> Sparse:
     """The :class:`Sparse` list under *key*, replacing a wire list (or absence) by one."""
-    current = container.get(key)
+    current: Sparse | JSONValue = container.get(key)
     if type(current) is Sparse:
         return current
     sparse = Sparse(current if type(current) is list else ())

@@ -39,8 +39,9 @@ DEFAULT_MAX_NESTING_DEPTH = 256
 
 def too_deep(value: Any, limit: int) -> bool:
     """Whether the JSON tree *value* nests more than *limit* levels (iterative: any depth is safe)."""
-    stack: list[tuple[Any, int]] = [(value, 1)]
+    stack: list[tuple[dict[str, Any] | list[Any], int]] = [(value, 1)]
     pop, push = stack.pop, stack.append
+    child: JSONValue
     while stack:
         node, depth = pop()
         if depth > limit:
@@ -53,6 +54,10 @@ def too_deep(value: Any, limit: int) -> bool:
 
 E = TypeVar("E")
 JSONLoads = Callable[[str], Any]
+#: A decoded JSON value. A local declared with it rather than ``Any`` is narrowed by
+#: ``type(v) is dict`` to ``dict[str, Any]`` for the type checkers (``Any`` gives ``dict[Unknown,
+#: Unknown]``, which pyright strict reports); annotations only, nothing changes at run time.
+JSONValue = dict[str, Any] | list[Any] | str | int | float | bool | None
 
 _orjson_loads: Callable[[str], Any] | None
 try:  # optional (the ``fast`` extra): used automatically when it is importable
@@ -229,17 +234,18 @@ def load_sharing(data: str | bytes | bytearray, shared: list[str], loads: JSONLo
     # Put the held strings in; every placeholder must be found exactly once, as a value.
     placed = 0
     stack = [obj]
+    # ``type(node) is dict`` narrows the Any to dict[Unknown, Unknown]: pyright's unknowns ignored.
     while stack:
         node = stack.pop()
-        items = node.items() if type(node) is dict else enumerate(node)
-        for key, child in items:
-            t = type(child)
+        items = node.items() if type(node) is dict else enumerate(node)  # pyright: ignore[reportUnknownVariableType]
+        for key, child in items:  # pyright: ignore[reportUnknownVariableType]
+            t = type(child)  # pyright: ignore[reportUnknownVariableType, reportUnknownArgumentType]
             if t is str:
                 if child[:1] == "\x00":
-                    node[key] = cuts[int(child[1:])][2]
+                    node[key] = cuts[int(child[1:])][2]  # pyright: ignore[reportUnknownArgumentType]
                     placed += 1
             elif t is dict or t is list:
-                stack.append(child)
+                stack.append(child)  # pyright: ignore[reportUnknownArgumentType]
     return obj if placed == len(cuts) else None
 
 
@@ -401,10 +407,10 @@ class EventStreamBase(Generic[E]):
 
     def _new_decoder(self) -> SSEDecoder:
         decoder = SSEDecoder(max_event_size=self.max_event_size, report_comments=True)
-        decoder._keep_bytes = self._BYTES_DATA and self._fast_loads is _orjson_loads
+        decoder._keep_bytes = self._BYTES_DATA and self._fast_loads is _orjson_loads  # pyright: ignore[reportPrivateUsage]
         if self._BYTES_DATA:
             # Large events as bytes whatever the decoder: _load_big reads them as such.
-            decoder._bytes_over = BIG_EVENT_DATA
+            decoder._bytes_over = BIG_EVENT_DATA  # pyright: ignore[reportPrivateUsage]
         return decoder
 
     def _fail(self, exc: ProtocolError, out: list[E]) -> None:
@@ -451,6 +457,7 @@ class EventStreamBase(Generic[E]):
 
     def _load_object(self, data: str, offset: int) -> dict[str, Any]:
         """Decode one event's data as a JSON object, or raise a located RemoteProtocolError."""
+        obj: JSONValue
         try:
             obj = self._loads(data) if len(data) <= BIG_EVENT_DATA else self._big_loads(data)
         except RecursionError:

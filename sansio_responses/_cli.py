@@ -24,7 +24,7 @@ import sys
 import time
 import urllib.parse
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import IO, Any, NoReturn
+from typing import IO, TYPE_CHECKING, Any, NoReturn
 
 from ._chat import ChatCompletionsStream
 from ._chat_models import ChatCompletion, ChatCompletionChunk
@@ -43,6 +43,9 @@ from ._requests import (
 )
 from ._sse import DEFAULT_MAX_EVENT_SIZE, SSEDecoder
 from ._stream import ResponsesStream, format_accumulation_rules, format_state_table
+
+if TYPE_CHECKING:
+    from ._base import JSONValue
 
 __all__ = [
     "EXIT_BAD_STREAM",
@@ -268,7 +271,7 @@ def _responses_report(stream: ResponsesStream) -> list[str]:
             detail = f" ({snapshot.error.code}: {snapshot.error.message})"
     if stream.outcome == "error" and stream.error_event is not None:
         wire = stream.error_event.to_dict()
-        nested = wire.get("error")
+        nested: JSONValue = wire.get("error")
         error: dict[str, Any] = nested if isinstance(nested, dict) else wire
         detail = f" ({error.get('code')}: {error.get('message')})"
     lines.append(f"outcome: {outcome}{detail}")
@@ -332,7 +335,7 @@ def _diagnostics_report(stream: ResponsesStream | ChatCompletionsStream) -> list
         line = f"  {code} x{counts.get(code, 0)}"
         diagnostic_ = first.get(code)
         if diagnostic_ is not None:
-            where = []
+            where: list[str] = []
             if diagnostic_.sequence_number is not None:
                 where.append(f"sequence_number {diagnostic_.sequence_number}")
             if diagnostic_.offset is not None:
@@ -384,7 +387,7 @@ def _detect(data: str) -> str | None:
     if data == "[DONE]":
         return "chat"
     try:
-        obj = json.loads(data)
+        obj: JSONValue = json.loads(data)
     except ValueError:
         raise UsageError(
             "the first event's data is not JSON, so this is neither a Responses nor a Chat "
@@ -828,7 +831,7 @@ def cmd_stream(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         idle_timeout=args.idle_timeout,
     )
     elapsed = time.perf_counter() - started
-    extra = []
+    extra: list[str] = []
     if handle is not None and isinstance(handle.stream, ResponsesStream):
         stream = handle.stream
         if stream.resumable and stream.last_sequence_number is not None:

@@ -56,7 +56,7 @@ class ProtocolError(Exception):
         super().__init__(self._render())
 
     def _render(self) -> str:
-        where = []
+        where: list[str] = []
         if self.sequence_number is not None:
             where.append(f"sequence_number {self.sequence_number}")
         if self.offset is not None:

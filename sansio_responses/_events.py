@@ -37,9 +37,9 @@ from ._models import (
     ContentPart,
     OutputItem,
     Response,
-    _conv_dict,
-    _conv_int,
-    _conv_str,
+    _conv_dict,  # pyright: ignore[reportPrivateUsage]
+    _conv_int,  # pyright: ignore[reportPrivateUsage]
+    _conv_str,  # pyright: ignore[reportPrivateUsage]
     annotation_from_dict,
     content_part_from_dict,
     copy_json,
@@ -176,10 +176,11 @@ def _event(wire_type: str) -> Callable[[type[_E]], type[_E]]:
             spec.append(
                 (field.name, conv, expected, not optional, getattr(cls, field.name).__set__)
             )
-        cls._TYPE = wire_type
-        cls._SPEC = tuple(spec)
-        cls._LAZY = tuple(lazy)
-        cls._FIELDS = frozenset(["type", "sequence_number", *(name for name, *_ in spec)])
+        # The class attributes of _Event, set here for each registered class.
+        cls._TYPE = wire_type  # pyright: ignore[reportPrivateUsage]
+        cls._SPEC = tuple(spec)  # pyright: ignore[reportPrivateUsage]
+        cls._LAZY = tuple(lazy)  # pyright: ignore[reportPrivateUsage]
+        cls._FIELDS = frozenset(["type", "sequence_number", *(name for name, *_ in spec)])  # pyright: ignore[reportPrivateUsage]
         if wire_type in EVENT_TYPES:
             raise TypeError(f"{wire_type!r} registered twice")
         EVENT_TYPES[wire_type] = cls
@@ -245,7 +246,7 @@ def _build(cls: type[_E], d: dict[str, Any]) -> _E:
     s_seq(self, _sequence_number(d))
     s_data(self, d)
     get = d.get
-    for name, conv, expected, required, setter in cls._SPEC:
+    for name, conv, expected, required, setter in cls._SPEC:  # pyright: ignore[reportPrivateUsage]
         value = get(name)
         if value is None:
             if required:
@@ -253,7 +254,7 @@ def _build(cls: type[_E], d: dict[str, Any]) -> _E:
         elif conv is not None:
             value = conv(value, "", name)
         setter(self, value)
-    for setter in cls._LAZY:
+    for setter in cls._LAZY:  # pyright: ignore[reportPrivateUsage]
         setter(self, None)
     return self
 
@@ -269,7 +270,8 @@ class _Event:
 
     type: str
     sequence_number: int | None
-    _data: dict[str, Any] = attrs.field(eq=False, repr=False)
+    # alias: attrs' default for a private field, spelt out for the type checkers' __init__.
+    _data: dict[str, Any] = attrs.field(eq=False, repr=False, alias="data")
 
     @classmethod
     def _from_wire(cls, d: dict[str, Any]) -> _Event:
@@ -319,7 +321,7 @@ class _Parsed:
         return None if fn is None else fn()
 
 
-def _set_lazy(
+def _set_lazy(  # pyright: ignore[reportUnusedFunction]  # used by _stream
     event: object,
     snapshot_fn: Callable[[], str] | None = None,
     parsed_fn: Callable[[], Any] | None = None,
@@ -394,7 +396,7 @@ class ResponseErrorEvent(_Event):
 
 
 # error_type is derived from error.type, not a top-level wire field.
-ResponseErrorEvent._FIELDS = frozenset(
+ResponseErrorEvent._FIELDS = frozenset(  # pyright: ignore[reportPrivateUsage]
     ["type", "sequence_number", "code", "message", "param", "error"]
 )
 
@@ -1291,7 +1293,7 @@ class UnknownEvent(_UnknownFields):
         # A read-only property, not a field: type checkers then keep ``type: str`` in __init__, so
         # ``UnknownEvent("ping", None, {...})`` type-checks as it runs.
         @property
-        def type(self) -> UnknownEventType: ...
+        def type(self) -> UnknownEventType: ...  # pyright: ignore[reportIncompatibleVariableOverride]
 
     @classmethod
     def _from_wire(cls, d: dict[str, Any]) -> UnknownEvent:
@@ -1378,8 +1380,10 @@ Every member has a ``Literal`` type tag, so ``event.type == "response.output_tex
 the union to :class:`ResponseTextDeltaEvent` under mypy and pyright (see :data:`UnknownEventType`).
 """
 
-_BUILDERS: dict[str, Callable[[dict[str, Any]], Any]] = {
-    wire_type: cls._from_wire for wire_type, cls in EVENT_TYPES.items()
+# Keyed by wire type, but looked up with whatever the data's "type" is (hence object).
+_BUILDERS: dict[object, Callable[[dict[str, Any]], Any]] = {
+    wire_type: cls._from_wire  # pyright: ignore[reportPrivateUsage]
+    for wire_type, cls in EVENT_TYPES.items()
 }
 
 
@@ -1401,4 +1405,4 @@ def parse_event(data: dict[str, Any]) -> ResponseStreamEvent:
         return build(data)  # type: ignore[no-any-return]
     if not isinstance(kind, str):
         raise SchemaError("type", "string", kind)
-    return UnknownEvent._from_wire(data)
+    return UnknownEvent._from_wire(data)  # pyright: ignore[reportPrivateUsage]

@@ -28,13 +28,14 @@ _EXTRA_MARKER = re.compile(r"""extra\s*==\s*["']([^"']+)["']""")
 
 
 def _requirements(extra: str) -> list[str]:
-    try:
-        from importlib.metadata import PackageNotFoundError, requires
+    # Imported here, when a hint is needed (not at import time); stdlib, so always bound.
+    from importlib.metadata import PackageNotFoundError, requires
 
+    try:
         declared = requires("sansio-responses")
     except (ImportError, PackageNotFoundError):
         declared = None
-    found = []
+    found: list[str] = []
     for line in declared or ():
         requirement, _, marker = line.partition(";")
         match = _EXTRA_MARKER.search(marker)

@@ -199,7 +199,7 @@ def depth_safe(cls: _C) -> _C:
         try:
             return fast_repr(self)
         except RecursionError:
-            pieces = []
+            pieces: list[str] = []
             for field in attrs.fields(self.__class__):
                 if field.repr is False:
                     continue
@@ -386,8 +386,8 @@ def _model(cls: type[_M]) -> type[_M]:
             raise TypeError(f"{cls.__name__}.{field.name}: no converter for {annotation!r}")
         setter = getattr(cls, field.name).__set__
         spec.append((field.name, conv, required, setter))
-    cls._SPEC = tuple(spec)
-    cls._FIELDS = frozenset(name for name, *_ in spec)
+    cls._SPEC = tuple(spec)  # pyright: ignore[reportPrivateUsage]
+    cls._FIELDS = frozenset(name for name, *_ in spec)  # pyright: ignore[reportPrivateUsage]
     return depth_safe(cls)
 
 
@@ -410,7 +410,7 @@ class _Model:
             SchemaError: *d* is not an object, or a present field has the wrong JSON type.
         """
         if d.__class__ is not dict:
-            if not isinstance(d, Mapping):
+            if not isinstance(d, Mapping):  # pyright: ignore[reportUnnecessaryIsInstance]
                 raise SchemaError(path or "(root)", "object", d)
             d = dict(d)
         # Slots are written through their descriptors rather than attrs' __init__ (one bound
@@ -545,7 +545,7 @@ def _dispatch(d: Any, path: str, table: dict[str, type[_Model]], unknown: type[_
     if d.__class__ is not dict:
         if not isinstance(d, Mapping):
             raise SchemaError(path or "(root)", "object", d)
-        d = dict(d)
+        d = dict(d)  # pyright: ignore[reportUnknownVariableType, reportUnknownArgumentType]
     kind = d.get("type")
     if kind is None:
         return unknown.from_dict(d, path)

@@ -23,11 +23,16 @@ import sys
 import types
 import typing
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Literal, Union
+from typing import TYPE_CHECKING, Any, Literal, TypeGuard, Union, cast
 
 import attrs
 
 from ._errors import LocalProtocolError, excerpt
+
+if TYPE_CHECKING:
+    # The converters of arrays and objects declare their value with it, not Any: ``type(v) is
+    # list`` then narrows it to ``list[Any]`` (narrowing ``Any`` gives pyright ``list[Unknown]``).
+    from ._base import JSONValue
 
 __all__ = [
     "FunctionTool",
@@ -123,10 +128,17 @@ def _is_pydantic_model(tp: object) -> bool:
     )
 
 
+def _is_enum_class(tp: object) -> TypeGuard[type[enum.Enum]]:
+    # A TypeGuard rather than the inline test: its negative branch leaves the caller's ``Any``
+    # alone, where the inline ``isinstance`` would leave a partly unknown ``type[Unknown]``.
+    return isinstance(tp, type) and issubclass(tp, enum.Enum)
+
+
 def _is_record_class(tp: object) -> bool:
     """An attrs class, dataclass or TypedDict: a JSON object with declared fields."""
+    # is_dataclass last: its TypeIs would leave a partly unknown type for the tests after it.
     return isinstance(tp, type) and (
-        attrs.has(tp) or dataclasses.is_dataclass(tp) or typing.is_typeddict(tp)
+        typing.is_typeddict(tp) or attrs.has(tp) or dataclasses.is_dataclass(tp)
     )
 
 
@@ -152,7 +164,7 @@ def _fields(cls: type) -> list[_Field]:
     """The init fields of an attrs class, dataclass or TypedDict, with resolved types."""
     hints = _hints(cls)
     if attrs.has(cls):
-        out = []
+        out: list[_Field] = []
         for f in attrs.fields(cls):
             if not f.init:
                 continue
@@ -260,7 +272,7 @@ class _ParserBuilder:
             if args and args[0] not in (str, Any):
                 raise TypeError(f"unsupported annotation {_describe(tp)}: JSON keys are strings")
             return _dict(self.build(args[1]) if args else _identity)
-        if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        if _is_enum_class(tp):
             return _enum(tp)
         if _is_pydantic_model(tp):
             return _pydantic(tp)
@@ -315,7 +327,7 @@ class _ParserBuilder:
         items = [self.build(a) for a in args]
         expected = _describe(tp)
 
-        def convert(value: Any, path: str) -> tuple[Any, ...]:
+        def convert(value: JSONValue, path: str) -> tuple[Any, ...]:
             if type(value) is not list or len(value) != len(items):
                 raise _mismatch(f"{expected} (an array of {len(items)})", value, path)
             return tuple(
@@ -335,7 +347,7 @@ class _ParserBuilder:
         name = cls.__qualname__
         keep_extra = typing.is_typeddict(cls)
 
-        def convert(value: Any, path: str) -> Any:
+        def convert(value: JSONValue, path: str) -> Any:
             if type(value) is not dict:
                 raise _mismatch(f"object ({name})", value, path)
             out: dict[str, Any] = dict(value) if keep_extra else {}
@@ -380,7 +392,7 @@ def _literal(tp: Any, values: tuple[Any, ...]) -> _Converter:
 
 
 def _list(item: _Converter) -> _Converter:
-    def convert(value: Any, path: str) -> list[Any]:
+    def convert(value: JSONValue, path: str) -> list[Any]:
         if type(value) is not list:
             raise _mismatch("array", value, path)
         return [item(v, f"{path}[{i}]") for i, v in enumerate(value)]
@@ -389,7 +401,7 @@ def _list(item: _Converter) -> _Converter:
 
 
 def _dict(item: _Converter) -> _Converter:
-    def convert(value: Any, path: str) -> dict[str, Any]:
+    def convert(value: JSONValue, path: str) -> dict[str, Any]:
         if type(value) is not dict:
             raise _mismatch("object", value, path)
         return {k: item(v, _join(path, k)) for k, v in value.items()}
@@ -414,9 +426,9 @@ def _pydantic(model: Any) -> _Converter:
             return model.model_validate(value)
         except ValueError as exc:  # pydantic_core.ValidationError is a ValueError
             where = path
-            errors = getattr(exc, "errors", None)
+            errors: Callable[[], Any] | None = getattr(exc, "errors", None)
             if callable(errors):
-                first = errors()[0] if errors() else {}
+                first: dict[str, Any] = errors()[0] if errors() else {}
                 for part in first.get("loc", ()):
                     where = f"{where}[{part}]" if isinstance(part, int) else _join(where, str(part))
             raise OutputParseError(
@@ -555,16 +567,17 @@ def _strictify(schema: Any) -> Any:
                 f"the JSON schema nests more than {_MAX_SCHEMA_DEPTH} levels (or contains itself)"
             )
         if isinstance(node, list):
-            out_list = list(node)
+            # isinstance narrows the Any to list[Unknown]: the copy is typed, the narrowing ignored.
+            out_list: list[Any] = list(node)  # pyright: ignore[reportUnknownArgumentType]
             parent[key] = out_list
             for i, child in enumerate(out_list):
                 if isinstance(child, (list, dict)):
-                    push((child, out_list, i, depth + 1))
+                    push((child, out_list, i, depth + 1))  # pyright: ignore[reportUnknownArgumentType]
             continue
         if not isinstance(node, dict):
             parent[key] = node
             continue
-        out = dict(node)
+        out: dict[str, Any] = dict(node)  # pyright: ignore[reportUnknownArgumentType]
         # These look at the keys only, so the children can be made strict after (same result as
         # the bottom-up recursion this replaces).
         if out.get("type") == "object" and "properties" in out:
@@ -575,7 +588,7 @@ def _strictify(schema: Any) -> Any:
         parent[key] = out
         for k, child in out.items():
             if isinstance(child, (list, dict)):
-                push((child, out, k, depth + 1))
+                push((child, out, k, depth + 1))  # pyright: ignore[reportUnknownArgumentType]
     return holder[0]
 
 
@@ -616,7 +629,7 @@ class _SchemaBuilder:
 
     def _object(self, cls: type) -> dict[str, Any]:
         properties: dict[str, Any] = {}
-        required = []
+        required: list[str] = []
         for field in _fields(cls):
             prop = self.schema(field.type)
             if field.description is not None:
@@ -662,7 +675,7 @@ class _SchemaBuilder:
             # Free-form maps cannot be expressed in strict mode (additionalProperties must be
             # false); the API rejects such strict schemas, so use a class or strict=False.
             return {"type": "object", "additionalProperties": self.schema(args[1]) if args else {}}
-        if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        if _is_enum_class(tp):
             return _enum_schema([m.value for m in tp])
         if _is_pydantic_model(tp):
             sub = tp.model_json_schema()
@@ -797,10 +810,12 @@ def function_tool_parsers(
             raise TypeError(
                 f"a tool must be a mapping or a FunctionTool, not {type(tool).__name__}"
             )
+        # isinstance gives Mapping[Unknown, Unknown]; a JSON tool has string keys.
+        tool = cast("Mapping[str, Any]", tool)
         if tool.get("type") != "function":
             continue
         function = tool.get("function")
-        spec = function if isinstance(function, Mapping) else tool
+        spec = cast("Mapping[str, Any]", function) if isinstance(function, Mapping) else tool
         name = spec.get("name")
         if not isinstance(name, str):
             raise TypeError(f"function tool without a string name: {excerpt(repr(tool))}")

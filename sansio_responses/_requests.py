@@ -23,7 +23,7 @@ import sys
 import time
 import urllib.parse
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any, Generic, Literal, TypeAlias
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeAlias, cast
 
 import attrs
 
@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     # for either stream kind; the runtime TypeVar (3.10+) takes no default, and needs none.
     from typing_extensions import TypeVar
 
+    from ._base import JSONValue
     from ._chat import ChatCompletionsStream
     from ._stream import ResponsesStream
 
@@ -192,7 +193,7 @@ class Request(Generic[StreamT]):
 
 
 def _base(base_url: str) -> str:
-    if not isinstance(base_url, str):
+    if not isinstance(base_url, str):  # pyright: ignore[reportUnnecessaryIsInstance]  # for untyped callers
         raise LocalProtocolError(f"base_url must be a str, got {type(base_url).__name__}")
     # Checked before parsing: urlsplit silently drops some control characters (TAB, CR, LF), so
     # the URL sent would not be the one written. Nothing of the URL is echoed until userinfo (which
@@ -288,7 +289,9 @@ def _check_header(name: str, value: str) -> None:
 
 def _has_auth(extra: Mapping[str, str] | None) -> bool:
     return any(
-        isinstance(name, str) and name.lower() in SENSITIVE_HEADERS for name in (extra or {})
+        isinstance(name, str)  # pyright: ignore[reportUnnecessaryIsInstance]
+        and name.lower() in SENSITIVE_HEADERS
+        for name in (extra or {})
     )
 
 
@@ -304,7 +307,7 @@ def _check_key(api_key: str | None, base_url: str, extra: Mapping[str, str] | No
                 "OPENAI_API_KEY themselves), or base_url= for a server that needs no key"
             )
         return
-    if not isinstance(api_key, str):
+    if not isinstance(api_key, str):  # pyright: ignore[reportUnnecessaryIsInstance]
         raise LocalProtocolError(f"api_key must be a str, got {type(api_key).__name__}")
     if not api_key:
         raise LocalProtocolError("api_key is empty (is OPENAI_API_KEY set?)")
@@ -338,7 +341,7 @@ def _headers(
         _check_header("openai-project", project)
         pairs.append(("openai-project", project))
     for name, value in (extra or {}).items():
-        if not isinstance(name, str) or not isinstance(value, str):
+        if not isinstance(name, str) or not isinstance(value, str):  # pyright: ignore[reportUnnecessaryIsInstance]
             raise LocalProtocolError(
                 f"header names and values must be str, got {type(name).__name__} name"
             )
@@ -357,7 +360,7 @@ def _headers(
 
 
 def _json_body(body: Mapping[str, Any], what: str) -> tuple[bytes, bool]:
-    if not isinstance(body, Mapping):
+    if not isinstance(body, Mapping):  # pyright: ignore[reportUnnecessaryIsInstance]
         raise LocalProtocolError(f"{what} body must be a mapping, got {type(body).__name__}")
     payload = dict(body)
     if "stream" in payload and payload["stream"] is not True:
@@ -402,14 +405,15 @@ def _surrogate_path(value: Any, path: str = "") -> str | None:
     if isinstance(value, str):
         return f"in {path or 'the body'}" if _has_surrogate(value) else None
     if isinstance(value, Mapping):
-        for key, item in value.items():
+        # isinstance narrows the Any to Mapping[Unknown, Unknown] (and below list[Unknown]).
+        for key, item in value.items():  # pyright: ignore[reportUnknownVariableType]
             if isinstance(key, str) and _has_surrogate(key):
                 return f"in a key of {path or 'the body'}"
             found = _surrogate_path(item, f"{path}[{key!r}]")
             if found:
                 return found
     elif isinstance(value, (list, tuple)):
-        for index, item in enumerate(value):
+        for index, item in enumerate(value):  # pyright: ignore[reportUnknownVariableType, reportUnknownArgumentType]
             found = _surrogate_path(item, f"{path}[{index}]")
             if found:
                 return found
@@ -474,11 +478,11 @@ def resume_request(
     omitted when ``None``, which replays the stream from the start. The id is percent-encoded as one
     path segment. Refusals as for :func:`responses_request` (and a lone surrogate in the id).
     """
-    if not isinstance(response_id, str) or not response_id:
+    if not isinstance(response_id, str) or not response_id:  # pyright: ignore[reportUnnecessaryIsInstance]
         raise LocalProtocolError(f"response_id must be a non-empty str, got {response_id!r:.60}")
     if starting_after is not None and (
         isinstance(starting_after, bool)
-        or not isinstance(starting_after, int)
+        or not isinstance(starting_after, int)  # pyright: ignore[reportUnnecessaryIsInstance]
         or starting_after < 0
     ):
         raise LocalProtocolError(
@@ -542,7 +546,8 @@ def chat_request(
 def _normalize_headers(headers: HeadersLike) -> tuple[tuple[str, str], ...]:
     items: Iterable[tuple[str | bytes, str | bytes]]
     if isinstance(headers, Mapping):
-        items = headers.items()
+        # pyright's narrowing also allows a Mapping with tuple keys (an Iterable of pairs).
+        items = cast("Mapping[str, str]", headers).items()
     else:
         items = headers
     out: list[tuple[str, str]] = []
@@ -587,11 +592,11 @@ def _parse_error(body: bytes) -> APIErrorObject | None:
     if not text:
         return None
     try:
-        parsed: Any = json.loads(text)
+        parsed: JSONValue = json.loads(text)
     except ValueError:
         return APIErrorObject(type=None, code=None, message=text, param=None, raw=text)
     if isinstance(parsed, dict):
-        inner = parsed.get("error", parsed)
+        inner: JSONValue = parsed.get("error", parsed)
         if isinstance(inner, str):  # {"error": "message"}, seen on some compatible servers
             return APIErrorObject(type=None, code=None, message=inner, param=None, raw=parsed)
         if isinstance(inner, dict):

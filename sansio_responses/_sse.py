@@ -694,7 +694,7 @@ class SSEDecoder:
                     else:
                         event = "message"
                     if full:
-                        append(ServerSentEvent(event, text, id_buf, retry))
+                        append(ServerSentEvent(event, text, id_buf, retry))  # pyright: ignore[reportArgumentType]  # full: text is a str
                     else:
                         append((event, text, start))
                     parts = []

@@ -43,14 +43,15 @@ from ._base import (
     SHARE_MIN,
     EventStreamBase,
     JSONLoads,
+    JSONValue,
 )
 from ._errors import LocalProtocolError, RemoteProtocolError, SchemaError, TruncatedStream, excerpt
 from ._events import (
-    _BUILDERS,
+    _BUILDERS,  # pyright: ignore[reportPrivateUsage]
     EVENT_TYPES,
     ResponseStreamEvent,
     ResponseTextDeltaEvent,
-    _set_lazy,
+    _set_lazy,  # pyright: ignore[reportPrivateUsage]
     parse_event,
 )
 from ._models import Response, UnknownOutputItem, output_item_from_dict
@@ -410,6 +411,7 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
     def _on_message(
         self, event_type: str, data: str | bytes | bytearray, offset: int, out: list[Any]
     ) -> None:
+        obj: JSONValue  # a declaration only: no run-time work
         try:
             if len(data) <= BIG_EVENT_DATA:
                 scan = self._scan
@@ -421,6 +423,8 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
                     try:
                         obj, end = scan(data, 0)  # type: ignore[arg-type]
                     except StopIteration:
+                        # obj stays unbound here, and is bound just below (-1 is never the
+                        # length): pyright cannot see that, hence its ignores on each use.
                         end = -1
                     if end != len(data):
                         obj = self._fast_loads(data)  # type: ignore[arg-type]
@@ -428,7 +432,7 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
                 obj = self._load_big(data)
         except (ValueError, RecursionError):
             obj = None
-        if type(obj) is not dict:
+        if type(obj) is not dict:  # pyright: ignore[reportPossiblyUnboundVariable]
             # Not JSON (or not an object): checked here, off the hot path.
             if not isinstance(data, str):
                 data = data.decode("utf-8", "replace")  # what the event-stream rules give
@@ -439,18 +443,18 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
                 return
             obj = self._load_object(data, offset)  # the full decoder, or a located error
         if len(data) > self._deep_len:  # only long data can nest deeper than the limit
-            self._check_depth(obj, data, offset)
+            self._check_depth(obj, data, offset)  # pyright: ignore[reportPossiblyUnboundVariable]
         try:  # parse_event, minus a call on the hot path
-            build = _BUILDERS.get(obj.get("type"))
+            build = _BUILDERS.get(obj.get("type"))  # pyright: ignore[reportPossiblyUnboundVariable]
         except TypeError:  # an unhashable type ({} or []): parse_event's located error below
             build = None
         try:
-            event = parse_event(obj) if build is None else build(obj)
+            event = parse_event(obj) if build is None else build(obj)  # pyright: ignore[reportPossiblyUnboundVariable]
         except SchemaError as exc:
-            seq = obj.get("sequence_number")
+            seq = obj.get("sequence_number")  # pyright: ignore[reportPossiblyUnboundVariable]
             shown = data if isinstance(data, str) else data.decode("utf-8", "replace")
             raise RemoteProtocolError(
-                f"invalid {obj.get('type')!r} event: {exc}",
+                f"invalid {obj.get('type')!r} event: {exc}",  # pyright: ignore[reportPossiblyUnboundVariable]
                 offset=offset,
                 sequence_number=seq if type(seq) is int else None,
                 excerpt=excerpt(shown),
@@ -471,7 +475,7 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
             out.append(event)
             return
         if self._resume_id is not None and (etype in OUTCOMES or etype in _LIFECYCLE):
-            self._check_resumed_id(obj, etype, seq, offset)
+            self._check_resumed_id(obj, etype, seq, offset)  # pyright: ignore[reportPossiblyUnboundVariable]
         # The sequence number is recorded only once the event is applied (at the end): a strict
         # mode error partway leaves last_sequence_number where it was, for a resume.
         tracker = self._seq
@@ -503,14 +507,14 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
             )
         if etype == "response.output_text.delta":
             # The bulk of every stream, handled inline (same effect as _apply's general branch).
-            text = self._acc.text_delta(obj, event)
+            text = self._acc.text_delta(obj, event)  # pyright: ignore[reportPossiblyUnboundVariable]
             if text is not None:  # None: aimed at an item of another kind, not applied
                 prefix = _prefix_fn(text, text.length)
                 _TEXT_DELTA_SNAPSHOT(event, prefix)
                 if text.json is not None:
                     _TEXT_DELTA_PARSED(event, text.json.reader(prefix))
         else:
-            self._apply(event, obj)
+            self._apply(event, obj)  # pyright: ignore[reportPossiblyUnboundVariable]
         if in_order:
             tracker.floor = tracker.last = seq  # type: ignore[assignment]  # in_order: an int
         elif seq is not None:
@@ -530,7 +534,7 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
         nothing of the other response stays merged, and ``last_sequence_number`` is again the
         ``starting_after`` of a retry.
         """
-        response = obj.get("response")
+        response: JSONValue = obj.get("response")
         rid = response.get("id") if type(response) is dict else None
         if type(rid) is not str:
             return
@@ -595,7 +599,7 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
             if etype in _LIFECYCLE:  # after: a strict mode error in apply changes nothing
                 self._detect_structured(obj)
             if text is not None:
-                setters = _LAZY_SETTERS.get(type(event))
+                setters = _LAZY_SETTERS.get(type(event))  # pyright: ignore[reportUnknownArgumentType]
                 if setters is not None:
                     n = text.length
                     prefix = _prefix_fn(text, n)
@@ -631,9 +635,9 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
 
     def _detect_structured(self, obj: dict[str, Any]) -> None:
         """Track output text as JSON when the response asks for a JSON format (API ``text.format``)."""
-        response = obj.get("response")
-        text = response.get("text") if type(response) is dict else None
-        fmt = text.get("format") if type(text) is dict else None
+        response: JSONValue = obj.get("response")
+        text: JSONValue = response.get("text") if type(response) is dict else None
+        fmt: JSONValue = text.get("format") if type(text) is dict else None
         if type(fmt) is dict and fmt.get("type") in ("json_schema", "json_object"):
             self._acc.structured_text = True
 
@@ -779,9 +783,9 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
         acc.structured_text = source.structured_text
         for index, item in acc.items.slots.items():
             if isinstance(item.get("id"), str):
-                acc._by_id[item["id"]] = item
-                acc._index_of[item["id"]] = index
-        acc._last_json_text = _json_text_twin(source, acc)  # what output_parsed reads
+                acc._by_id[item["id"]] = item  # pyright: ignore[reportPrivateUsage]
+                acc._index_of[item["id"]] = index  # pyright: ignore[reportPrivateUsage]
+        acc._last_json_text = _json_text_twin(source, acc)  # pyright: ignore[reportPrivateUsage]
         return acc
 
     def _take_over(self, previous: ResponsesStream) -> None:
@@ -824,9 +828,10 @@ def _json_text_twin(source: Accumulator, copy: Accumulator) -> Text | None:
     Output text is only tracked as JSON in a message's content part (see
     ``Accumulator.text_delta``), so the parts are scanned, not the whole tree.
     """
-    target = source._last_json_text
+    target = source._last_json_text  # pyright: ignore[reportPrivateUsage]
     if target is None:
         return None
+    part: JSONValue
     for index, item in source.items.slots.items():
         content = item.get("content")
         if type(content) is Sparse:
@@ -859,7 +864,7 @@ def _clone_iterative(value: Any) -> Any:
     pop, push = stack.pop, stack.append
     while stack:
         node, parent, key = pop()
-        cls = type(node)
+        cls = type(node)  # pyright: ignore[reportUnknownVariableType]
         children: Any
         copy: Any
         target: Any
@@ -887,13 +892,14 @@ def _tolerant_response(wire: dict[str, Any]) -> Response:
     """The snapshot when an accumulated item does not fit its model: that item is kept as an
     :class:`UnknownOutputItem` (all its data), so ``snapshot()`` never raises."""
     items: list[Any] = []
+    item: JSONValue
     for item in wire["output"]:
         try:
             items.append(output_item_from_dict(item))
         except SchemaError:
             items.append(UnknownOutputItem.from_dict(item if type(item) is dict else {}))
     response = Response.from_dict({**wire, "output": []})
-    response._raw["output"] = wire["output"]
+    response._raw["output"] = wire["output"]  # pyright: ignore[reportPrivateUsage]
     _SET_OUTPUT(response, items)
     return response
 

@@ -137,7 +137,7 @@ class TransportError(Exception):
         super().__init__(message)
 
     def __str__(self) -> str:
-        notes = []
+        notes: list[str] = []
         if self.retries:
             notes.append(f"{self.retries} retr{'y' if self.retries == 1 else 'ies'}")
         if self.attempts:
@@ -326,7 +326,7 @@ class RetryPolicy:
         max_retry_after: float = MAX_HONOURED_RETRY_AFTER,
         rand: Callable[[], float] = random.random,
     ) -> None:
-        if isinstance(max_retries, bool) or not isinstance(max_retries, int) or max_retries < 0:
+        if isinstance(max_retries, bool) or not isinstance(max_retries, int) or max_retries < 0:  # pyright: ignore[reportUnnecessaryIsInstance]
             raise ValueError(f"max_retries must be an int >= 0, got {max_retries!r}")
         if not (initial_delay >= 0 and max_delay >= 0 and max_retry_after >= 0):
             raise ValueError("retry delays must be >= 0")
@@ -375,7 +375,8 @@ _CONTENT_TYPE_EXCERPT = 1024
 
 def _headers(headers: HeadersLike) -> tuple[tuple[str, str], ...]:
     items: Iterable[tuple[str | bytes, str | bytes]]
-    items = headers.items() if isinstance(headers, Mapping) else headers
+    # The cast: pyright's narrowing also allows a Mapping with tuple keys (an Iterable of pairs).
+    items = cast("Mapping[str, str]", headers).items() if isinstance(headers, Mapping) else headers
     return tuple(
         (
             (k.decode("latin-1") if isinstance(k, bytes) else k).lower(),

@@ -38,7 +38,8 @@ def split_text(text: str, chunks: int) -> list[str]:
         return []
     count = min(chunks, len(text))
     size, extra = divmod(len(text), count)
-    pieces, start = [], 0
+    pieces: list[str] = []
+    start = 0
     for i in range(count):
         end = start + size + (1 if i < extra else 0)
         pieces.append(text[start:end])
@@ -50,7 +51,7 @@ def _deltas(value: str | Sequence[str], chunks: int) -> list[str]:
     if isinstance(value, str):
         return split_text(value, chunks)
     pieces = list(value)
-    if not all(isinstance(piece, str) for piece in pieces):
+    if not all(isinstance(piece, str) for piece in pieces):  # pyright: ignore[reportUnnecessaryIsInstance]
         raise TypeError("explicit deltas must be a sequence of str")
     return pieces
 
@@ -180,7 +181,12 @@ class StreamBuilder:
         done_part = dict(empty, **{key: full})
         if kind == "output_text":
             done_part["annotations"] = annotations
-        item = {"id": item_id, "type": "message", "status": "in_progress", "content": []}
+        item: dict[str, Any] = {
+            "id": item_id,
+            "type": "message",
+            "status": "in_progress",
+            "content": [],
+        }
         item["role"] = "assistant"
         where = {"item_id": item_id, "output_index": index, "content_index": 0}
         events: list[dict[str, Any]] = [
@@ -202,7 +208,7 @@ class StreamBuilder:
             done["logprobs"] = []
         events.append(done)
         events.append({"type": "response.content_part.done", **where, "part": done_part})
-        final = dict(item, status="completed", content=[done_part])
+        final: dict[str, Any] = dict(item, status="completed", content=[done_part])
         events.append({"type": "response.output_item.done", "item": final, "output_index": index})
         self._deltas += len(deltas)
         self._items.append((final, events))
@@ -423,9 +429,10 @@ class StreamBuilder:
             }
         )
         body = [event for _, events in self._items for event in events]
+        tail: list[dict[str, Any]] = self._terminal or []
         return [
             {**event, "sequence_number": number}
-            for number, event in enumerate([*head, *body, *(self._terminal or [])])
+            for number, event in enumerate([*head, *body, *tail])
         ]
 
     def events(self) -> list[dict[str, Any]]:

@@ -5,11 +5,14 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from ._builder import ChatStreamBuilder, StreamBuilder
+
+if TYPE_CHECKING:
+    from .._base import JSONValue
 
 __all__ = ["Faults", "Script", "split_events"]
 
@@ -85,13 +88,14 @@ def _is_event(block: bytes) -> bool:
     return _DATA_LINE.search(block) is not None
 
 
-def _data(block: bytes) -> Any:
+def _data(block: bytes) -> JSONValue:
     lines = [line[5:] for line in _LINE_END.split(block) if line.startswith(b"data:")]
     text = b"\n".join(line[1:] if line.startswith(b" ") else line for line in lines)
     try:
-        return json.loads(text)
+        data: JSONValue = json.loads(text)
     except ValueError:
         return None
+    return data
 
 
 _Builder = StreamBuilder | ChatStreamBuilder
@@ -144,11 +148,12 @@ class Script:
     ) -> None:
         if isinstance(body, (StreamBuilder, ChatStreamBuilder)):
             body = body.to_sse()
-        if not isinstance(body, bytes):
+        if not isinstance(body, bytes):  # pyright: ignore[reportUnnecessaryIsInstance]
             raise TypeError(f"body must be bytes or a builder, got {type(body).__name__}")
         if faults is not None and fault_options:
             raise TypeError("pass either faults= or fault keywords, not both")
-        self.__attrs_init__(
+        # attrs' __init__ under its init=False name, which pyright does not know.
+        self.__attrs_init__(  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType]
             body=body,
             status=status,
             headers=tuple((headers or {}).items()),
@@ -196,7 +201,7 @@ class Script:
         for block in _iter_blocks(self.body):
             data = _data(block)
             if isinstance(data, dict):
-                response = data.get("response")
+                response: JSONValue = data.get("response")
                 if isinstance(response, dict) and isinstance(response.get("id"), str):
                     return str(response["id"])
         return None
@@ -216,7 +221,7 @@ class Script:
         body when it is ``None``): what a resume GET sends."""
         if starting_after is None:
             return self.body
-        kept = []
+        kept: list[bytes] = []
         for block in self.blocks():
             data = _data(block)
             if isinstance(data, dict):

@@ -14,7 +14,7 @@ import json
 import threading
 import uuid
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Generator, Iterator
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -27,13 +27,17 @@ try:
 except ModuleNotFoundError as exc:  # the pure helpers of the kit work without it
     if exc.name != "aiohttp":
         raise
-    _AIOHTTP_MISSING: ModuleNotFoundError | None = exc
+    _aiohttp_missing: ModuleNotFoundError | None = exc
 else:
-    _AIOHTTP_MISSING = None
+    _aiohttp_missing = None
 
 __all__ = ["REQUEST_BODY_LIMIT", "ReceivedRequest", "ResponsesServer", "serve"]
 
 if TYPE_CHECKING:  # aiohttp may be missing at run time
+    import aiohttp.web  # bound for the type checkers even when the import above failed
+
+    from .._base import JSONValue
+
     _Handler = Callable[[aiohttp.web.Request], Awaitable[aiohttp.web.StreamResponse]]
 
 REQUEST_BODY_LIMIT = 64 << 20
@@ -107,13 +111,13 @@ class ResponsesServer:
     """
 
     def __init__(self, *, host: str = "127.0.0.1", port: int = 0, prefix: str = "/v1") -> None:
-        if _AIOHTTP_MISSING is not None:
+        if _aiohttp_missing is not None:
             raise ModuleNotFoundError(
                 "the test server (sansio_responses.testing.serve and ResponsesServer) needs "
                 f"aiohttp, which is not installed: {install_hint('testing')}; recording, "
                 "StreamBuilder, ChatStreamBuilder and Script work without it",
                 name="aiohttp",
-            ) from _AIOHTTP_MISSING
+            ) from _aiohttp_missing
         self.host = host
         self.port = port
         self.prefix = prefix.rstrip("/")
@@ -217,7 +221,7 @@ class ResponsesServer:
         await self._runner.setup()
         site = aiohttp.web.TCPSite(self._runner, self.host, self.port)
         await site.start()
-        server = site._server  # the asyncio.Server: the only way to learn the ephemeral port
+        server = site._server  # pyright: ignore[reportPrivateUsage]  # the asyncio.Server: the only way to learn the ephemeral port
         assert isinstance(server, asyncio.base_events.Server)
         self.port = server.sockets[0].getsockname()[1]
 
@@ -393,7 +397,7 @@ def _last_response(script: Script) -> Any:
         lines = [line for line in block.splitlines() if line.startswith(b"data:")]
         for line in lines:
             try:
-                data = json.loads(line[5:])
+                data: JSONValue = json.loads(line[5:])
             except ValueError:
                 continue
             if isinstance(data, dict) and isinstance(data.get("response"), dict):
@@ -408,7 +412,7 @@ def serve(
     host: str = "127.0.0.1",
     port: int = 0,
     prefix: str = "/v1",
-) -> Iterator[ResponsesServer]:
+) -> Generator[ResponsesServer, None, None]:
     """Run a :class:`ResponsesServer` for the ``with`` block: ``with serve(Script(...)) as server``.
 
     *scripts* are enqueued in order; *default* answers once they are used up.
