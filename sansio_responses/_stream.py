@@ -423,8 +423,9 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
                     try:
                         obj, end = scan(data, 0)  # type: ignore[arg-type]
                     except StopIteration:
-                        # obj stays unbound here, and is bound just below (-1 is never the
-                        # length): pyright cannot see that, hence its ignores on each use.
+                        # obj is set just below (-1 is never the length); bound here too, so
+                        # that the type checkers see it bound on every path.
+                        obj = None
                         end = -1
                     if end != len(data):
                         obj = self._fast_loads(data)  # type: ignore[arg-type]
@@ -432,7 +433,7 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
                 obj = self._load_big(data)
         except (ValueError, RecursionError):
             obj = None
-        if type(obj) is not dict:  # pyright: ignore[reportPossiblyUnboundVariable]
+        if type(obj) is not dict:
             # Not JSON (or not an object): checked here, off the hot path.
             if not isinstance(data, str):
                 data = data.decode("utf-8", "replace")  # what the event-stream rules give
@@ -443,18 +444,18 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
                 return
             obj = self._load_object(data, offset)  # the full decoder, or a located error
         if len(data) > self._deep_len:  # only long data can nest deeper than the limit
-            self._check_depth(obj, data, offset)  # pyright: ignore[reportPossiblyUnboundVariable]
+            self._check_depth(obj, data, offset)
         try:  # parse_event, minus a call on the hot path
-            build = _BUILDERS.get(obj.get("type"))  # pyright: ignore[reportPossiblyUnboundVariable]
+            build = _BUILDERS.get(obj.get("type"))
         except TypeError:  # an unhashable type ({} or []): parse_event's located error below
             build = None
         try:
-            event = parse_event(obj) if build is None else build(obj)  # pyright: ignore[reportPossiblyUnboundVariable]
+            event = parse_event(obj) if build is None else build(obj)
         except SchemaError as exc:
-            seq = obj.get("sequence_number")  # pyright: ignore[reportPossiblyUnboundVariable]
+            seq = obj.get("sequence_number")
             shown = data if isinstance(data, str) else data.decode("utf-8", "replace")
             raise RemoteProtocolError(
-                f"invalid {obj.get('type')!r} event: {exc}",  # pyright: ignore[reportPossiblyUnboundVariable]
+                f"invalid {obj.get('type')!r} event: {exc}",
                 offset=offset,
                 sequence_number=seq if type(seq) is int else None,
                 excerpt=excerpt(shown),
@@ -475,7 +476,7 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
             out.append(event)
             return
         if self._resume_id is not None and (etype in OUTCOMES or etype in _LIFECYCLE):
-            self._check_resumed_id(obj, etype, seq, offset)  # pyright: ignore[reportPossiblyUnboundVariable]
+            self._check_resumed_id(obj, etype, seq, offset)
         # The sequence number is recorded only once the event is applied (at the end): a strict
         # mode error partway leaves last_sequence_number where it was, for a resume.
         tracker = self._seq
@@ -507,14 +508,14 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
             )
         if etype == "response.output_text.delta":
             # The bulk of every stream, handled inline (same effect as _apply's general branch).
-            text = self._acc.text_delta(obj, event)  # pyright: ignore[reportPossiblyUnboundVariable]
+            text = self._acc.text_delta(obj, event)
             if text is not None:  # None: aimed at an item of another kind, not applied
                 prefix = _prefix_fn(text, text.length)
                 _TEXT_DELTA_SNAPSHOT(event, prefix)
                 if text.json is not None:
                     _TEXT_DELTA_PARSED(event, text.json.reader(prefix))
         else:
-            self._apply(event, obj)  # pyright: ignore[reportPossiblyUnboundVariable]
+            self._apply(event, obj)
         if in_order:
             tracker.floor = tracker.last = seq  # type: ignore[assignment]  # in_order: an int
         elif seq is not None:
