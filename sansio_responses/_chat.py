@@ -84,7 +84,7 @@ from ._chat_models import (
     new_object,
 )
 from ._errors import RemoteProtocolError, SchemaError, TruncatedStream, excerpt
-from ._models import copy_tree
+from ._models import copy_json, copy_tree
 from ._parsing import function_tool_parsers, make_parser, parse_json_text
 from ._shape import Template, learn, match
 from ._sse import DEFAULT_MAX_EVENT_SIZE, ServerSentEvent
@@ -253,7 +253,7 @@ def _materialize_rec(node: Any) -> Any:
     if t is dict:
         return {k: _materialize_rec(v) for k, v in node.items()}
     if t is list:
-        return list(node)
+        return copy_json(node)  # a list is replaced, never merged: no Text inside
     return node
 
 
@@ -450,7 +450,9 @@ class _ChoiceAcc:
         if self.logprobs is not None:
             # (type(v) is list narrows an Any to list[Unknown] for pyright)
             logprobs = {k: list(v) if type(v) is list else v for k, v in self.logprobs.items()}  # pyright: ignore[reportUnknownArgumentType]
-        return Choice(self.index, message, logprobs, self.finish_reason, dict(self.extra))
+        # Copies: the values are the chunks' own (shared, not copied, as each chunk arrives).
+        extra = {k: copy_json(v) for k, v in self.extra.items()}
+        return Choice(self.index, message, logprobs, self.finish_reason, extra)
 
 
 class ChatCompletionsStream(EventStreamBase[ChatEvent]):
@@ -564,10 +566,7 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
             if ch.cache is None:
                 ch.cache = ch.build()
             choices.append(ch.cache)
-        extra = {
-            k: list(v) if k in _FILTER_LISTS and type(v) is list else v
-            for k, v in self._extra.items()
-        }
+        extra = {k: copy_json(v) for k, v in self._extra.items()}  # (the chunks' own values)
         self._snap = ChatCompletion(
             self._id,
             self._created,

@@ -109,8 +109,9 @@ class _Wire:
 
     @property
     def extra(self) -> dict[str, Any]:
-        """The fields of the wire object that this class does not model, by wire name."""
-        return {k: v for k, v in self._raw.items() if k not in self._KNOWN}
+        """The fields of the wire object that this class does not model, by wire name (copies,
+        as ``to_dict()`` gives: changing them changes nothing of the chunk)."""
+        return {k: copy_json(v) for k, v in self._raw.items() if k not in self._KNOWN}
 
     def to_dict(self) -> dict[str, Any]:
         """A deep copy of the wire object exactly as sent (unknown fields included)."""

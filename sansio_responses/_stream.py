@@ -296,7 +296,6 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
         self._final_patched = False
         self._snapshot: Response | None = None
         self._snapshot_version = -1
-        self._done_marker = False
         self.terminal_event: ResponseStreamEvent | None = None
         self.error_event: ResponseStreamEvent | None = None
         self.text_format = text_format
@@ -395,7 +394,6 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
         self._error = None
         self._resuming = True
         self._resume_id = self.response_id
-        self._done_marker = False
         if self.outcome == "truncated":
             self.outcome = None
         self._begin_checkpoint()  # last: a rollback comes back to the reopened stream
@@ -439,7 +437,6 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
                 data = data.decode("utf-8", "replace")  # what the event-stream rules give
             if data == "[DONE]":
                 # Chat Completions' end marker; some compatible Responses servers send it too.
-                self._done_marker = True
                 self._note("done-marker", "data: [DONE] on a Responses stream", offset=offset)
                 return
             obj = self._load_object(data, offset)  # the full decoder, or a located error
@@ -709,7 +706,6 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
 
     def _on_unterminated(self, event: ServerSentEvent, out: list[Any]) -> None:
         if event.data == "[DONE]":
-            self._done_marker = True
             self._note("done-marker", "data: [DONE] on a Responses stream (unterminated)")
             return
         try:
