@@ -75,13 +75,11 @@ from ._chat_models import (
     ChunkTwin,
     CompletionUsage,
     FunctionCall,
-    FunctionDelta,
-    FunctionDeltaTwin,
     JSONValue,
     ToolCallDelta,
-    ToolCallDeltaTwin,
     hot_chunk,
     new_object,
+    tool_call_delta,
 )
 from ._errors import RemoteProtocolError, SchemaError, TruncatedStream, excerpt
 from ._models import copy_json, copy_tree
@@ -298,34 +296,6 @@ def _raw_chunk(fields: Any, text: str, obf: str | None = None) -> dict[str, Any]
     if obf is not None:
         d["obfuscation"] = obf
     return d
-
-
-def _tool_call_delta(
-    t: int,
-    tc_id: str | None,
-    tc_type: str | None,
-    f: dict[str, Any] | None,
-    name: str | None,
-    arguments: str | None,
-    tc: dict[str, Any],
-) -> ToolCallDelta:
-    """A :class:`ToolCallDelta` (and its :class:`FunctionDelta`, for a *f* dict) from values
-    already checked, built as :func:`hot_chunk` builds it."""
-    function = None
-    if f is not None:
-        function = new_object(FunctionDeltaTwin)
-        function.name = name
-        function.arguments = arguments
-        function._raw = f
-        function.__class__ = FunctionDelta
-    call = new_object(ToolCallDeltaTwin)
-    call.index = t
-    call.id = tc_id
-    call.type = tc_type
-    call.function = function
-    call._raw = tc
-    call.__class__ = ToolCallDelta
-    return call  # type: ignore[no-any-return]
 
 
 class _ToolCallAcc:
@@ -984,7 +954,7 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
                         and (name.__class__ is not str or (name and name != acc.name))
                     ) or (arguments is not None and arguments.__class__ is not str):
                         return None
-                call = _tool_call_delta(t, tc_id, tc_type, f, name, arguments, tc)
+                call = tool_call_delta(t, tc_id, tc_type, f, name, arguments, tc)
                 tool_calls.append(call)
         return self._grow(
             d,
@@ -1126,7 +1096,7 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
                 fingerprint, tier,
             )  # fmt: skip
         tc = raw_delta["tool_calls"][0]
-        calls = [_tool_call_delta(t, None, None, tc["function"], None, value, tc)]
+        calls = [tool_call_delta(t, None, None, tc["function"], None, value, tc)]
         return self._grow(
             d, c, raw_delta, ch, index, role, None, calls, None, cid, kind, created, model,
             fingerprint, tier,

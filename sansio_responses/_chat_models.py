@@ -494,7 +494,7 @@ def _hot_tool_call(d: Any) -> ToolCallDelta | None:
         or (kind is not None and kind.__class__ is not str)
     ):
         return None
-    function = None
+    name = arguments = None
     if f is not None:
         if f.__class__ is not dict:
             return None
@@ -504,19 +504,35 @@ def _hot_tool_call(d: Any) -> ToolCallDelta | None:
             arguments is not None and arguments.__class__ is not str
         ):
             return None
+    return tool_call_delta(index, id_, kind, f, name, arguments, d)
+
+
+def tool_call_delta(
+    index: int | None,
+    tc_id: str | None,
+    tc_type: str | None,
+    f: dict[str, Any] | None,
+    name: str | None,
+    arguments: str | None,
+    tc: dict[str, Any],
+) -> ToolCallDelta:
+    """A :class:`ToolCallDelta` (and its :class:`FunctionDelta`, for a *f* dict) from values
+    already checked: what the hot constructors and the Chat stream's common path build."""
+    function = None
+    if f is not None:
         function = new_object(FunctionDeltaTwin)
         function.name = name
         function.arguments = arguments
         function._raw = f
         function.__class__ = FunctionDelta
-    self = new_object(ToolCallDeltaTwin)
-    self.index = index
-    self.id = id_
-    self.type = kind
-    self.function = function
-    self._raw = d
-    self.__class__ = ToolCallDelta
-    return self  # type: ignore[no-any-return]
+    call = new_object(ToolCallDeltaTwin)
+    call.index = index
+    call.id = tc_id
+    call.type = tc_type
+    call.function = function
+    call._raw = tc
+    call.__class__ = ToolCallDelta
+    return call  # type: ignore[no-any-return]
 
 
 def _hot_delta(d: dict[str, Any]) -> ChoiceDelta | None:

@@ -10,13 +10,10 @@ from typing import Any
 
 import attrs
 import pytest
+from test_hardening_responses import MSG, added, frame
 
 import sansio_responses as sr
 from sansio_responses._models import json_equal
-
-
-def frame(obj: dict[str, Any]) -> bytes:
-    return b"data: " + json.dumps(obj).encode() + b"\n\n"
 
 
 @attrs.define
@@ -25,13 +22,6 @@ class Answer:
     population: int = 0
 
 
-MSG = {
-    "type": "message",
-    "id": "msg_1",
-    "role": "assistant",
-    "status": "in_progress",
-    "content": [],
-}
 FC = {
     "type": "function_call",
     "id": "fc_1",
@@ -45,15 +35,6 @@ FC = {
 def created(seq: int = 0, rid: str = "resp_1", **extra: Any) -> dict[str, Any]:
     response = {"id": rid, "object": "response", "status": "in_progress", "background": True}
     return {"type": "response.created", "sequence_number": seq, "response": {**response, **extra}}
-
-
-def added(seq: int, item: dict[str, Any], index: int = 0) -> dict[str, Any]:
-    return {
-        "type": "response.output_item.added",
-        "sequence_number": seq,
-        "output_index": index,
-        "item": item,
-    }
 
 
 def text_delta(seq: int, delta: str, index: int = 0, item_id: str = "msg_1") -> dict[str, Any]:
