@@ -882,7 +882,6 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
             or raw_delta.__class__ is not dict
             or (finish is not None and finish.__class__ is not str)
             or cget("logprobs") is not None
-            or not c.keys() <= _CHOICE_KNOWN
             or not cid
             or cid.__class__ is not str
             or not model
@@ -895,6 +894,10 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
             or not d.keys() <= _TOP_COMMON
         ):
             return None
+        extras = None
+        if not c.keys() <= _CHOICE_KNOWN:
+            # Unmodelled choice fields (Azure's content_filter_results): kept as they come.
+            extras = [(k, v) for k, v in c.items() if k not in _CHOICE_KNOWN and v is not None]
         role = content = None
         tool_calls: list[ToolCallDelta] | None
         raw_calls = tool_calls = None
@@ -956,23 +959,14 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
                         return None
                 call = tool_call_delta(t, tc_id, tc_type, f, name, arguments, tc)
                 tool_calls.append(call)
-        return self._grow(
-            d,
-            c,
-            raw_delta,
-            ch,
-            index,
-            role,
-            content,
-            tool_calls,
-            finish,
-            cid,
-            kind,
-            created,
-            model,
-            fingerprint,
-            tier,
-        )
+        chunk = self._grow(
+            d, c, raw_delta, ch, index, role, content, tool_calls, finish, cid, kind, created,
+            model, fingerprint, tier,
+        )  # fmt: skip
+        if extras:
+            for k, v in extras:
+                ch.extra[k] = v
+        return chunk
 
     def _grow(
         self,
@@ -1084,30 +1078,38 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
         else:
             return None
         fields = tpl.fields
-        index, role, t, _, _, _, _, _, cid, kind, created, model, fingerprint, tier = fields
+        index, role, t, _, _, _, _, _, cid, kind, created, model, fingerprint, tier, extras = fields
         ch = self._choices[index]
         value = found[0]
         d = _raw_chunk(fields, value, found[1])
         c = d["choices"][0]
         raw_delta = c["delta"]
         if t is None:
-            return self._grow(
+            chunk = self._grow(
                 d, c, raw_delta, ch, index, role, value, None, None, cid, kind, created, model,
                 fingerprint, tier,
             )  # fmt: skip
-        tc = raw_delta["tool_calls"][0]
-        calls = [tool_call_delta(t, None, None, tc["function"], None, value, tc)]
-        return self._grow(
-            d, c, raw_delta, ch, index, role, None, calls, None, cid, kind, created, model,
-            fingerprint, tier,
-        )  # fmt: skip
+        else:
+            tc = raw_delta["tool_calls"][0]
+            calls = [tool_call_delta(t, None, None, tc["function"], None, value, tc)]
+            chunk = self._grow(
+                d, c, raw_delta, ch, index, role, None, calls, None, cid, kind, created, model,
+                fingerprint, tier,
+            )  # fmt: skip
+        if extras:
+            # The template's own values, shared by its chunks: nothing ever changes them (every
+            # accessor hands out copies).
+            for k in extras:
+                ch.extra[k] = c[k]
+        return chunk
 
     def _learn(self, data: str | bytes | bytearray, d: dict[str, Any]) -> None:
         """Make the template of the chunk *d* just applied by :meth:`_common`, if it has a shape
         one can describe (see :mod:`._shape`): its content, or the arguments of its one tool call
         (which names no id, type or function name), and its ``obfuscation`` vary; every other
-        value is a constant scalar (so that chunks can share it); the choice has no finish
-        reason.
+        value is a constant scalar, or the value of an unmodelled choice field (Azure's
+        ``content_filter_results``), which chunks can share since no accessor hands it out
+        uncopied; the choice has no finish reason.
 
         Attempts are bounded: 8, then one per 64 chunks, so a stream whose chunks never repeat
         pays nearly nothing for them.
@@ -1141,9 +1143,13 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
         for k, v in raw_delta.items():
             if k != key and v is not None and k != "role" and (tc is None or k != "tool_calls"):
                 return  # (a role is a string equal to the choice's: _common checked it)
+        extras: list[str] = []
         for k, v in c.items():
-            if k != "delta" and v.__class__ not in _SCALARS:
-                return
+            if k in _CHOICE_KNOWN:
+                if k != "delta" and v.__class__ not in _SCALARS:
+                    return
+            elif v is not None:
+                extras.append(k)  # an unmodelled field: its value is shared, never changed
         for k, v in d.items():
             if k != "choices" and v.__class__ not in _SCALARS:
                 return
@@ -1164,6 +1170,7 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
             d["model"],
             d.get("system_fingerprint"),
             d.get("service_tier"),
+            tuple(extras),
         )
         obf: Any = d.get("obfuscation")
         if obf.__class__ is str:

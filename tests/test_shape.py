@@ -307,6 +307,9 @@ EDITS = [
     lambda s: s.replace('"id":"chatcmpl-1"', '"id":"chatcmpl-2"'),
     lambda s: "[DONE]",
     lambda s: '{"error":{"message":"boom"}}',
+    lambda s: s.replace('"logprobs":null', '"logprobs":null,"content_filter_results":{"h":[1]}'),
+    lambda s: s.replace('"logprobs":null', '"logprobs":null,"vendor":null'),
+    lambda s: s.replace('{"id":', '{"vendor":{"a":1},"id":'),
 ]
 
 
@@ -378,3 +381,60 @@ def _edit_and_compare(
         i = 1 + position % len(contents)
         chunks[i] = EDITS[edit](chunks[i])
     _compare(_body(chunks), strict)
+
+
+# -- Azure: unmodelled choice fields ---------------------------------------------------------------
+
+SAFE = {"filtered": False, "severity": "safe"}
+
+
+def _azure_chunks(contents: list[str], low_at: int = -1) -> list[str]:
+    """Azure OpenAI's shape: every choice carries content_filter_results (an object)."""
+    dumps = partial(json.dumps, separators=(",", ":"))
+    out = []
+    first = {
+        "index": 0,
+        "delta": {"role": "assistant", "content": ""},
+        "content_filter_results": {},
+    }
+    out.append(dumps(dict(CHAT_BASE, choices=[first])))
+    for i, content in enumerate(contents):
+        filters = {"hate": dict(SAFE), "violence": dict(SAFE)}
+        choice = {
+            "content_filter_results": filters,
+            "delta": {"content": content},
+            "finish_reason": None,
+            "index": 0,
+            "logprobs": None,
+        }
+        if i == low_at:
+            # Another value, in a chunk that takes the general path (logprobs) and so teaches no
+            # template: the templated chunks after it must put their own value back.
+            filters["violence"]["severity"] = "low"
+            choice["logprobs"] = {"content": []}
+        out.append(dumps(dict(CHAT_BASE, choices=[choice], obfuscation=f"p{i}")))
+    last = {"index": 0, "delta": {}, "finish_reason": "stop"}
+    out.append(dumps(dict(CHAT_BASE, choices=[last])))
+    return out
+
+
+@pytest.mark.parametrize("low_at", [-1, 0, 50, 199])
+@pytest.mark.parametrize("loads", [json.loads, None])
+def test_azure_chunks_take_the_templated_path(loads: Any, low_at: int) -> None:
+    contents = [f"w{i} " for i in range(200)]
+    body = _body(_azure_chunks(contents, low_at))
+    stream = _Counting(json_loads=loads)
+    hot = _chat_run(stream, body)
+    assert hot == _chat_run(_GenericChat(json_loads=loads), body)
+    # The odd chunk is decoded; the template learnt before it serves the chunks after it.
+    assert stream.decoded <= 4 + (0 if low_at < 0 else 1)
+    events = [e for e in hot["events"] if isinstance(e, sr.ChatCompletionChunk)]
+    if low_at >= 0:
+        assert events[1 + low_at].choices[0].extra["content_filter_results"]["violence"] == {
+            "filtered": False,
+            "severity": "low",
+        }
+    # The accumulated choice keeps the value of the last chunk that had one (a templated one).
+    last = {"hate": SAFE, "violence": dict(SAFE, severity="low") if low_at == 199 else SAFE}
+    snapshot = stream.snapshot()
+    assert snapshot is not None and snapshot.choices[0].extra == {"content_filter_results": last}
