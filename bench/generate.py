@@ -29,6 +29,7 @@ Scenarios (``n`` means a different thing for each, see ``SCENARIOS``):
                     base64 characters each and a final result of the same size, then a short message
 ``chat_text``       Chat Completions, ``n`` content chunks
 ``chat_tools``      Chat Completions, two tool calls whose arguments arrive in ``n`` chunks in total
+``chat_azure``      ``chat_text`` with Azure's ``content_filter_results`` on every choice
 
 Run ``python bench/generate.py SCENARIO N [SEED] > out.sse`` to write one stream.
 """
@@ -649,6 +650,27 @@ def _chat_text(rng: random.Random, n: int) -> tuple[_ChatWriter, dict[str, str]]
     return w, {"content": "".join(deltas)}
 
 
+# Azure OpenAI's per-choice filter verdicts (tests/data/real/chat-vercel-ai-azure-model-router.1.sse).
+_AZURE_FILTERS = {
+    name: {"filtered": False, "severity": "safe"}
+    for name in ("hate", "self_harm", "sexual", "violence")
+}
+
+
+def _chat_azure(rng: random.Random, n: int) -> tuple[_ChatWriter, dict[str, str]]:
+    """``chat_text`` as Azure OpenAI sends it: each choice carries ``content_filter_results``."""
+    w = _ChatWriter(rng, _Ids(rng))
+    lengths = _split(rng, n)
+    deltas = _cut(_prose(rng, sum(lengths)), lengths)
+    first = _choice({"role": "assistant", "content": "", "refusal": None})
+    w.chunk([dict(first, content_filter_results={})])
+    for delta in deltas:
+        w.chunk([dict(_choice({"content": delta}), content_filter_results=_AZURE_FILTERS)])
+    w.chunk([dict(_choice({}, "stop"), content_filter_results={})])
+    w.done(n)
+    return w, {"content": "".join(deltas)}
+
+
 def _chat_tools(rng: random.Random, n: int) -> tuple[_ChatWriter, dict[str, str]]:
     ids = _Ids(rng)
     w = _ChatWriter(rng, ids)
@@ -709,6 +731,7 @@ SCENARIOS: dict[str, tuple[str, str, _Builder]] = {
     "image": ("responses", "base64 characters per image event", _image),
     "chat_text": ("chat", "content chunks", _chat_text),
     "chat_tools": ("chat", "tool-call argument chunks", _chat_tools),
+    "chat_azure": ("chat", "content chunks with Azure's content_filter_results", _chat_azure),
 }
 
 
