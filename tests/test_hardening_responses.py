@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import gc
 import json
+import sys
 import tracemalloc
 from collections.abc import Callable
 from typing import Any
@@ -1051,9 +1052,12 @@ def _deepest_accepted() -> int:
 @pytest.mark.parametrize("place", sorted(_DEEP_PLACES))
 def test_repr_str_and_eq_of_data_at_the_decoders_depth(place: str) -> None:
     depth = _deepest_accepted()
-    value = nested(depth)
-    with pytest.raises(RecursionError):
-        repr([value])  # the case is what it says: Python's own repr cannot walk it
+    # On CPython 3.11 Python's own repr cannot walk this value (the case the fallback is for).
+    # On 3.10 the decoder meets its limit a few frames deeper in the stack than repr does here,
+    # so repr may still manage; either way the stream's objects must give the right answers.
+    if sys.version_info[:2] == (3, 11):
+        with pytest.raises(RecursionError):
+            repr([nested(depth)])
     body = frame(created()) + b"data: " + _DEEP_PLACES[place](deep_text(depth)) + b"\n\n"
     streams = [sr.ResponsesStream(max_nesting_depth=None) for _ in range(2)]
     (_, first), (_, second) = (s.feed(body) for s in streams)
