@@ -3,7 +3,8 @@
 Three sources of input: random bytes, recorded Chat streams with random mutations, and well-framed
 streams of JSON objects whose fields hold arbitrary JSON values (wrong types at every depth). In
 every case the only exception allowed is ProtocolError, the snapshot stays readable and
-serializable, and the result does not depend on how the body was split.
+serializable, and the result does not depend on how the body was split, nor on the hot paths (the
+common-shape path and the shape templates: the general path alone gives the same).
 """
 
 from __future__ import annotations
@@ -135,9 +136,19 @@ def corrupt(obj: dict[str, Any], data: st.DataObject) -> dict[str, Any]:
     return obj
 
 
-def feed_all(body: bytes, cuts: list[int], strict: bool = False) -> tuple[list[Any], Any, Any]:
-    """Feed *body* split at *cuts*; return (events, outcome or exception type, snapshot dict)."""
-    stream = ChatCompletionsStream(strict=strict)
+class _Generic(ChatCompletionsStream):
+    """No hot path: no common-shape path, no shape templates (see tests/test_hot_paths.py)."""
+
+    _HOT = False
+
+
+def feed_all(
+    body: bytes, cuts: list[int], strict: bool = False, generic: bool = False
+) -> tuple[list[Any], Any, Any]:
+    """Feed *body* split at *cuts*; return (events, outcome or exception type, snapshot dict).
+
+    *generic*: through the general path only, which the hot paths must agree with."""
+    stream = (_Generic if generic else ChatCompletionsStream)(strict=strict)
     events: list[Any] = []
     pieces = [body[a:b] for a, b in zip([0, *cuts], [*cuts, len(body)], strict=True)]
     result: Any = None
@@ -180,6 +191,7 @@ def test_framed_objects_with_wrong_types(
     body = "".join(f"data: {d}{sep}{sep}" for d in datas).encode()
     whole = feed_all(body, [], strict)
     assert feed_all(body, cuts_for(data, len(body)), strict) == whole
+    assert feed_all(body, [], strict, generic=True) == whole
 
 
 TOKENS = [
@@ -215,3 +227,4 @@ def test_mutated_recordings(which: int, data: st.DataObject) -> None:
             body[at : at + 1] = data.draw(st.binary(min_size=1, max_size=1))
     whole = feed_all(bytes(body), [])
     assert feed_all(bytes(body), cuts_for(data, len(body))) == whole
+    assert feed_all(bytes(body), [], generic=True) == whole
