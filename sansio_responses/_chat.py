@@ -612,8 +612,8 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
 
     # With orjson, the data arrive as the bytes received (see EventStreamBase._BYTES_DATA).
     _BYTES_DATA = True
-    # Whether the hot paths (_common, hot_chunk) are used; the tests turn them off to check that
-    # they change nothing.
+    # Whether the hot paths (_common, hot_chunk, the shape templates) are used; the tests turn
+    # them off to check that they change nothing.
     _HOT = True
 
     def _on_message(
