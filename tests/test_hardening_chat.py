@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from _strict import check_strict_stops_where_lenient_notes
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -457,40 +458,9 @@ def test_strict_mode_stops_where_lenient_mode_notes_with_the_state_before(
     chunks: list[dict[str, Any]], done: bool
 ) -> None:
     frames = [frame(c) for c in chunks] + ([b"data: [DONE]\n\n"] if done else [])
-    # Lenient, one frame at a time: the state before the first frame that notes or fails.
-    lenient = sr.ChatCompletionsStream()
-    events: list[Any] = []
-    before: Any = None
-    code = error = None
-    for f in [*frames, None]:
-        snapshot = lenient.snapshot()
-        before = None if snapshot is None else snapshot.to_dict()
-        try:
-            new = lenient.feed(f) if f is not None else lenient.close()
-        except sr.ProtocolError as exc:
-            if lenient.diagnostics:
-                code = lenient.diagnostics[0].code
-            else:
-                error = str(exc)
-            events += exc.events  # type: ignore[attr-defined]
-            break
-        if lenient.diagnostics:
-            code = lenient.diagnostics[0].code
-            break
-        events += new
-    stream = sr.ChatCompletionsStream(strict=True)
-    got: list[Any] = []
-    try:
-        got += stream.feed(b"".join(frames))
-        got += stream.close()
-    except sr.ProtocolError as exc:
-        if code is not None:
-            assert f"[{code}; strict mode]" in str(exc)
-        else:
-            assert str(exc) == error
-        got += exc.events  # type: ignore[attr-defined]
-        snapshot = stream.snapshot()
-        assert (None if snapshot is None else snapshot.to_dict()) == before
-    else:
-        assert code is None and error is None
-    assert [e.to_dict() for e in got] == [e.to_dict() for e in events]
+    check_strict_stops_where_lenient_notes(sr.ChatCompletionsStream, frames, _snapshot_dict)
+
+
+def _snapshot_dict(stream: sr.ChatCompletionsStream) -> Any:
+    snapshot = stream.snapshot()
+    return None if snapshot is None else snapshot.to_dict()

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from _corpus import load
+from _strict import check_strict_stops_where_lenient_notes
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -983,40 +984,7 @@ def test_responses_strict_mode_stops_where_lenient_mode_notes_with_the_state_bef
 ) -> None:
     if unterminated:
         frames = [*frames[:-1], frames[-1][:-1]]
-    lenient = sr.ResponsesStream()
-    events: list[Any] = []
-    before: Any = None
-    code = error = None
-    for f in [*frames, None]:
-        before = _state(lenient)
-        try:
-            new = lenient.feed(f) if f is not None else lenient.close()
-        except sr.ProtocolError as exc:
-            if lenient.diagnostics:  # noted by this frame: strict mode keeps none of it
-                code = lenient.diagnostics[0].code
-            else:
-                error = str(exc)
-                events += exc.events  # type: ignore[attr-defined]
-            break
-        if lenient.diagnostics:
-            code = lenient.diagnostics[0].code
-            break
-        events += new
-    stream = sr.ResponsesStream(strict=True)
-    got: list[Any] = []
-    try:
-        got += stream.feed(b"".join(frames))
-        got += stream.close()
-    except sr.ProtocolError as exc:
-        if code is not None:
-            assert f"[{code}; strict mode]" in str(exc)
-        else:
-            assert str(exc) == error
-        got += exc.events  # type: ignore[attr-defined]
-        assert _state(stream) == before
-    else:
-        assert code is None and error is None
-    assert [e.to_dict() for e in got] == [e.to_dict() for e in events]
+    check_strict_stops_where_lenient_notes(sr.ResponsesStream, frames, _state)
 
 
 # -- max_nesting_depth=None: repr, str and == stay readable at the decoder's depth (issue 10) --
