@@ -92,7 +92,12 @@ class RawServer:
 
     def _run(self) -> None:
         asyncio.set_event_loop(self._loop)
-        self._loop.run_until_complete(self._main())
+        try:
+            self._loop.run_until_complete(self._main())
+        finally:
+            # Closed here, or the garbage collector reports it later as a ResourceWarning,
+            # in whichever test is running then (tests that assert none saw it).
+            self._loop.close()
 
     async def _main(self) -> None:
         self._stopping = asyncio.Event()
