@@ -143,7 +143,7 @@ async def open_stream(
     """
     x = t.Exchange(
         request, max_resume_attempts=max_resume_attempts, stream_options=stream_options,
-        retry_policy=retry_policy or t.RetryPolicy(max_retries), total_timeout=total_timeout,
+        max_retries=max_retries, retry_policy=retry_policy, total_timeout=total_timeout,
     )  # fmt: skip
     async with contextlib.AsyncExitStack() as owned:
         if client is None:

@@ -166,7 +166,7 @@ def open_stream(
     """
     x = t.Exchange(
         request, max_resume_attempts=max_resume_attempts, stream_options=stream_options,
-        retry_policy=retry_policy or t.RetryPolicy(max_retries), total_timeout=total_timeout,
+        max_retries=max_retries, retry_policy=retry_policy, total_timeout=total_timeout,
     )  # fmt: skip
     with contextlib.ExitStack() as owned:
         if client is None:

@@ -410,7 +410,8 @@ class Exchange(Generic[S]):
         request: the request to send first.
         max_resume_attempts: see :class:`ResumePolicy`.
         stream_options: keyword arguments for the core stream (see :func:`new_stream`).
-        retry_policy: see :class:`RetryPolicy` (default: ``RetryPolicy()``, 2 retries).
+        max_retries: how often a failed request may be sent again (``RetryPolicy(max_retries)``).
+        retry_policy: see :class:`RetryPolicy`; replaces *max_retries* whole when given.
         total_timeout: seconds the whole logical stream may take (``None``: no limit).
         clock: monotonic seconds (``time.monotonic``); the total deadline is measured on it.
     """
@@ -421,6 +422,7 @@ class Exchange(Generic[S]):
         *,
         max_resume_attempts: int = DEFAULT_MAX_RESUME_ATTEMPTS,
         stream_options: Mapping[str, Any] | None = None,
+        max_retries: int = DEFAULT_MAX_RETRIES,
         retry_policy: RetryPolicy | None = None,
         total_timeout: float | None = None,
         clock: Callable[[], float] = time.monotonic,
@@ -433,7 +435,7 @@ class Exchange(Generic[S]):
         #: The core stream: ``snapshot()``, ``outcome``, ``diagnostics``.
         self.stream: S = new_stream(request, **dict(stream_options or {}))
         self.policy = ResumePolicy(max_resume_attempts)
-        self.retry_policy = retry_policy if retry_policy is not None else RetryPolicy()
+        self.retry_policy = retry_policy if retry_policy is not None else RetryPolicy(max_retries)
         #: How many resume requests were sent.
         self.resumes = 0
         #: How many requests were sent again by the retry policy (first request and resumes).
