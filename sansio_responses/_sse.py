@@ -538,31 +538,20 @@ class SSEDecoder:
                         event = head[7:].decode("utf-8", "replace") or "message"
                         if len(heads) < _TYPE_CACHE_SIZE:
                             heads[head] = event
-                    if event is not None and payload.find(_LF) < 0:
-                        if full:
-                            text = payload.decode("utf-8", "replace")
-                            append(ServerSentEvent(event, text, id_buf, None))
-                        else:
-                            append(
-                                (
-                                    event,
-                                    payload
-                                    if keep or (huge and len(payload) > big)
-                                    else payload.decode("utf-8", "replace"),
-                                    pos,
-                                )
-                            )
-                        pos += n + 2
-                        continue
+                    if payload.find(_LF) >= 0:
+                        event = None  # more lines than two: the line machine
                 elif block.startswith(b"data: ") and block.find(_LF) < 0:
-                    payload = block[6:]
+                    event, payload = "message", block[6:]
+                else:
+                    event = None
+                if event is not None:
                     if full:
                         text = payload.decode("utf-8", "replace")
-                        append(ServerSentEvent("message", text, id_buf, None))
+                        append(ServerSentEvent(event, text, id_buf, None))
                     else:
                         append(
                             (
-                                "message",
+                                event,
                                 payload
                                 if keep or (huge and len(payload) > big)
                                 else payload.decode("utf-8", "replace"),
