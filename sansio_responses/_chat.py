@@ -849,8 +849,10 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
         The common shape: one choice already open, whose delta only extends its content and/or
         the arguments of tool calls already open (an identical repeat of its role, or of a tool
         call's id, type or name, is allowed); a complete identity (``id``, ``model``, ``object``
-        ``chat.completion.chunk``); no other field than the modelled ones and ``obfuscation``;
-        no usage, logprobs, refusal, reasoning or legacy function call. Such a chunk can neither
+        ``chat.completion.chunk``); at the top level and in the delta, no other field than the
+        modelled ones and ``obfuscation`` (the choice may have unmodelled fields, such as Azure's
+        ``content_filter_results``: kept as :meth:`_accumulate` keeps them); no usage, logprobs,
+        refusal, reasoning or legacy function call. Such a chunk can neither
         fail nor record a diagnostic. Everything is checked before anything is changed; then the
         chunk is applied as :meth:`_accumulate` would (same order, same results) and built as
         :func:`hot_chunk` would. Anything else returns None and goes the general way.
