@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _blocking import blocking
 from _corpus import REAL, load, names
 
 import sansio_responses as sr
@@ -622,19 +623,11 @@ def test_a_404_names_the_request_and_hints_at_v1(
     assert f"base_url='{root}/v1'" in err
 
 
-_BLOCK_AIOHTTP = """
-import sys
-
-class Block:
-    def find_spec(self, name, path=None, target=None):
-        if name == "aiohttp" or name.startswith("aiohttp."):
-            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
-        return None
-
-sys.meta_path.insert(0, Block())
+_RUN_CLI = """
 from sansio_responses._cli import main
 sys.exit(main(sys.argv[1:]))
 """
+_BLOCK_AIOHTTP = blocking("aiohttp") + _RUN_CLI
 
 
 @pytest.mark.parametrize(
@@ -663,7 +656,7 @@ def test_a_missing_package_names_an_install_command_that_works(argv: list[str]) 
     assert "sansio-responses[" not in result.stderr
 
 
-_BLOCK_HTTPX = _BLOCK_AIOHTTP.replace('"aiohttp"', '"httpx"').replace('"aiohttp."', '"httpx."')
+_BLOCK_HTTPX = blocking("httpx") + _RUN_CLI
 
 
 def test_the_async_httpx_adapter_without_httpx_names_the_httpx_extra() -> None:

@@ -4,9 +4,7 @@ and the Chat-specific fixes (custom tool calls, refusals, roles, ChatUnknownEven
 
 from __future__ import annotations
 
-import gc
 import json
-import tracemalloc
 from collections.abc import Callable
 from typing import Any
 
@@ -14,6 +12,7 @@ import pytest
 from _strict import check_strict_stops_where_lenient_notes
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_hardening_responses import held_after
 
 import sansio_responses as sr
 
@@ -176,20 +175,6 @@ def test_tool_calls_are_bounded() -> None:
 
 
 # -- 7. memory: bookkeeping does not grow per chunk ------------------------------------------------
-
-
-def held_after(feed: Callable[[], object]) -> int:
-    gc.collect()
-    tracemalloc.start()
-    try:
-        base = tracemalloc.get_traced_memory()[0]
-        kept = feed()
-        gc.collect()
-        held = tracemalloc.get_traced_memory()[0] - base
-    finally:
-        tracemalloc.stop()
-    del kept
-    return held
 
 
 @pytest.mark.parametrize("structured", [False, True])

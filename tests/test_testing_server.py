@@ -21,6 +21,7 @@ from typing import Any
 import h11
 import httpx
 import pytest
+from _blocking import blocking
 
 from sansio_responses._requests import (
     NotFoundError,
@@ -757,16 +758,9 @@ def test_a_client_that_stops_reading_mid_stream_leaves_no_traceback(
 
 # --- the pure helpers without aiohttp ----------------------------------------------------------
 
-_NO_AIOHTTP = """
-import sys
-
-class Block:
-    def find_spec(self, name, path=None, target=None):
-        if name == "aiohttp" or name.startswith("aiohttp."):
-            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
-        return None
-
-sys.meta_path.insert(0, Block())
+_NO_AIOHTTP = (
+    blocking("aiohttp")
+    + """
 
 import sansio_responses as sr
 from sansio_responses.testing import ChatStreamBuilder, Script, StreamBuilder, recording, serve
@@ -791,6 +785,7 @@ except ModuleNotFoundError as exc:
 else:
     raise AssertionError("serve() started without aiohttp")
 """
+)
 
 
 def test_the_pure_helpers_import_without_aiohttp() -> None:
