@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
-from typing import Any
+import functools
 
 import aiohttp
 import pytest
@@ -12,32 +11,18 @@ import trustme
 from test_adapters_common import (
     CASES,
     Case,
-    Result,
     case_id,
+    collect_async,
     server,  # noqa: F401  (fixture)
     tls_proxy,
     tls_request,
 )
 
 from adapters.aiohttp import open_stream
-from sansio_responses._requests import Request
 from sansio_responses._transport import ConnectError
 from sansio_responses.testing import ResponsesServer, Script, StreamBuilder
 
-
-async def acollect(
-    request: Request, on_event: Callable[[int], None] = lambda n: None, **options: Any
-) -> Result:
-    events: list[Any] = []
-    handle = None
-    try:
-        async with open_stream(request, **options) as handle:
-            async for event in handle:
-                events.append(event)
-                on_event(len(events))
-    except Exception as exc:
-        return Result(events, handle, exc)
-    return Result(events, handle, None)
+acollect = functools.partial(collect_async, open_stream)
 
 
 @pytest.mark.parametrize("case", CASES, ids=case_id)

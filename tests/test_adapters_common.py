@@ -98,6 +98,25 @@ def collect_sync(
     return Result(events, handle, None)
 
 
+async def collect_async(
+    open_stream: Callable[..., Any],
+    request: Request,
+    on_event: Callable[[int], None] = lambda n: None,
+    **options: Any,
+) -> Result:
+    """The same for an async adapter's ``open_stream`` (asyncio or trio, as the caller runs it)."""
+    events: list[Any] = []
+    handle = None
+    try:
+        async with open_stream(request, **options) as handle:
+            async for event in handle:
+                events.append(event)
+                on_event(len(events))
+    except Exception as exc:
+        return Result(events, handle, exc)
+    return Result(events, handle, None)
+
+
 def direct(body: bytes, kind: str = "responses") -> tuple[list[Any], Any, BaseException | None]:
     """The core fed the whole body directly: events, the stream, and the error close() raised."""
     stream: ResponsesStream | ChatCompletionsStream

@@ -22,7 +22,15 @@ import anyio
 import pytest
 import trio
 from _rawserver import RawServer, Reply, chunk, drip, head, raw_server
-from test_adapters_common import API_KEY, Result, collect_sync, direct, key, no_secret
+from test_adapters_common import (
+    API_KEY,
+    Result,
+    collect_async,
+    collect_sync,
+    direct,
+    key,
+    no_secret,
+)
 
 import sansio_responses as sr
 from adapters import aiohttp as aiohttp_adapter
@@ -37,18 +45,6 @@ H11_ADAPTERS = ["socket", "trio"]
 
 FAST = sr.RetryPolicy(initial_delay=0.001, max_delay=0.002)
 """Retries with millisecond backoff, so retry tests do not wait."""
-
-
-async def _acollect(open_stream: Callable[..., Any], request: Request, **options: Any) -> Result:
-    events: list[Any] = []
-    handle = None
-    try:
-        async with open_stream(request, **options) as handle:
-            async for event in handle:
-                events.append(event)
-    except Exception as exc:
-        return Result(events, handle, exc)
-    return Result(events, handle, None)
 
 
 def drive(adapter: str, request: Request, **options: Any) -> Result:
@@ -66,11 +62,13 @@ def _drive(adapter: str, request: Request, **options: Any) -> Result:
     if adapter == "httpx":
         return collect_sync(httpx_sync.open_stream, request, **options)
     if adapter == "trio":
-        return trio.run(functools.partial(_acollect, trio_adapter.open_stream, request, **options))
+        return trio.run(
+            functools.partial(collect_async, trio_adapter.open_stream, request, **options)
+        )
     if adapter == "aiohttp":
-        return asyncio.run(_acollect(aiohttp_adapter.open_stream, request, **options))
+        return asyncio.run(collect_async(aiohttp_adapter.open_stream, request, **options))
     backend = adapter.split("-")[1]
-    call = functools.partial(_acollect, httpx_async.open_stream, request, **options)
+    call = functools.partial(collect_async, httpx_async.open_stream, request, **options)
     return anyio.run(call, backend=backend)
 
 

@@ -3,6 +3,7 @@ asyncio and trio (shared cases: test_adapters_common)."""
 
 from __future__ import annotations
 
+import functools
 import gc
 import ssl
 import warnings
@@ -18,6 +19,7 @@ from test_adapters_common import (
     Case,
     Result,
     case_id,
+    collect_async,
     direct,
     key,
     server,  # noqa: F401  (fixture)
@@ -33,19 +35,7 @@ from sansio_responses.testing import ResponsesServer, Script, StreamBuilder
 BACKENDS = ["asyncio", "trio"]
 
 
-async def acollect(
-    request: Request, on_event: Callable[[int], None] = lambda n: None, **options: Any
-) -> Result:
-    events: list[Any] = []
-    handle = None
-    try:
-        async with open_stream(request, **options) as handle:
-            async for event in handle:
-                events.append(event)
-                on_event(len(events))
-    except Exception as exc:
-        return Result(events, handle, exc)
-    return Result(events, handle, None)
+acollect = functools.partial(collect_async, open_stream)
 
 
 def run(backend: str, request: Request, on_event: Callable[[int], None] = lambda n: None,

@@ -3,11 +3,10 @@ test_adapters_common)."""
 
 from __future__ import annotations
 
+import functools
 import gc
 import ssl
 import warnings
-from collections.abc import Callable
-from typing import Any
 
 import pytest
 import trio
@@ -15,8 +14,8 @@ import trustme
 from test_adapters_common import (
     CASES,
     Case,
-    Result,
     case_id,
+    collect_async,
     direct,
     key,
     server,  # noqa: F401  (fixture)
@@ -25,24 +24,10 @@ from test_adapters_common import (
 )
 
 from adapters.trio import open_stream
-from sansio_responses._requests import Request
 from sansio_responses._transport import ConnectError
 from sansio_responses.testing import ResponsesServer, Script, StreamBuilder
 
-
-async def collect(
-    request: Request, on_event: Callable[[int], None] = lambda n: None, **options: Any
-) -> Result:
-    events: list[Any] = []
-    handle = None
-    try:
-        async with open_stream(request, **options) as handle:
-            async for event in handle:
-                events.append(event)
-                on_event(len(events))
-    except Exception as exc:
-        return Result(events, handle, exc)
-    return Result(events, handle, None)
+collect = functools.partial(collect_async, open_stream)
 
 
 @pytest.mark.trio
