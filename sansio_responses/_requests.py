@@ -198,13 +198,13 @@ def _base(base_url: str) -> str:
     # Checked before parsing: urlsplit silently drops some control characters (TAB, CR, LF), so
     # the URL sent would not be the one written. Nothing of the URL is echoed until userinfo (which
     # may hold a password) is known to be absent.
-    for index, char in enumerate(base_url):
-        if not "\x21" <= char <= "\x7e":
-            raise LocalProtocolError(
-                f"base_url has {_describe_char(char)} at position {index}: a URL holds no spaces, "
-                "control or non-ASCII characters (percent-encode the path, use the punycode "
-                "form of an international host name)"
-            )
+    bad = _first_outside(base_url, "\x21")
+    if bad is not None:
+        raise LocalProtocolError(
+            f"base_url has {bad[1]} at position {bad[0]}: a URL holds no spaces, control or "
+            "non-ASCII characters (percent-encode the path, use the punycode form of an "
+            "international host name)"
+        )
     try:
         parts = urllib.parse.urlsplit(base_url)
     except ValueError as exc:  # e.g. "Invalid IPv6 URL" for an unclosed "["
@@ -237,6 +237,15 @@ def _base(base_url: str) -> str:
     if not parts.hostname:
         raise LocalProtocolError(f"base_url has no host name, got {excerpt(base_url)}")
     return base_url.rstrip("/")
+
+
+def _first_outside(text: str, low: str) -> tuple[int, str] | None:
+    """The position of the first character of *text* outside *low* .. ``"~"`` (printable ASCII
+    from *low*) and that character named for a message (never the text itself), else None."""
+    for index, char in enumerate(text):
+        if not low <= char <= "\x7e":
+            return index, _describe_char(char)
+    return None
 
 
 def _describe_char(char: str) -> str:
@@ -273,13 +282,13 @@ def _check_header(name: str, value: str) -> None:
             f"invalid header name {excerpt(name)}: a header name is a token (letters, digits and "
             "!#$%&'*+-.^_`|~)"
         )
-    for index, char in enumerate(value):
-        if not "\x20" <= char <= "\x7e":
-            raise LocalProtocolError(
-                f"header {name!r} has {_describe_char(char)} at position {index} of its value (of "
-                f"{len(value)} characters; the value is not shown): header values are visible "
-                "ASCII, so look for a stray character pasted with it"
-            )
+    bad = _first_outside(value, "\x20")
+    if bad is not None:
+        raise LocalProtocolError(
+            f"header {name!r} has {bad[1]} at position {bad[0]} of its value (of {len(value)} "
+            "characters; the value is not shown): header values are visible ASCII, so look for a "
+            "stray character pasted with it"
+        )
     if value != value.strip(" "):
         raise LocalProtocolError(
             f"header {name!r} has a leading or trailing space in its value (of {len(value)} characters; the "
@@ -311,13 +320,13 @@ def _check_key(api_key: str | None, base_url: str, extra: Mapping[str, str] | No
         raise LocalProtocolError(f"api_key must be a str, got {type(api_key).__name__}")
     if not api_key:
         raise LocalProtocolError("api_key is empty (is OPENAI_API_KEY set?)")
-    for index, char in enumerate(api_key):
-        if not "\x21" <= char <= "\x7e":
-            raise LocalProtocolError(
-                f"api_key has {_describe_char(char)} at position {index} (of {len(api_key)} "
-                "characters; the key is not shown): keys are visible ASCII, so look for a stray "
-                "space, line break or character pasted with it"
-            )
+    bad = _first_outside(api_key, "\x21")
+    if bad is not None:
+        raise LocalProtocolError(
+            f"api_key has {bad[1]} at position {bad[0]} (of {len(api_key)} characters; the key is "
+            "not shown): keys are visible ASCII, so look for a stray space, line break or "
+            "character pasted with it"
+        )
 
 
 def _headers(
