@@ -1,7 +1,7 @@
 """HTTP/1.1 over h11 for the adapters that own their sockets (trio and plain sockets).
 
 :class:`H11Exchange` turns a sans-IO :class:`~sansio_responses.Request` into request bytes and the
-bytes read back into calls on an :class:`~sansio_responses._transport.Exchange` (head, body chunks,
+bytes read back into calls on an :class:`~sansio_responses._http.exchange.Exchange` (head, body chunks,
 end, dropped connection). h11 handles the framing: ``Content-Length`` and chunked bodies (RFC 9112
 sections 6 and 7), and reading until close when neither is given. Each exchange uses its own
 connection with ``Connection: close`` (RFC 9112 section 9.6): a stream is one long response, so
@@ -22,8 +22,8 @@ from typing import Any
 import h11
 
 from sansio_responses._errors import RemoteProtocolError, excerpt
-from sansio_responses._requests import Request
-from sansio_responses._transport import READ_SIZE, ConnectionDropped, Exchange, send_headers
+from sansio_responses._http.exchange import READ_SIZE, ConnectionDropped, Exchange, send_headers
+from sansio_responses._http.requests import Request
 
 __all__ = ["MAX_HEAD_SIZE", "H11Exchange", "default_ssl_context"]
 

@@ -22,8 +22,8 @@ from typing import Any
 import aiohttp
 from multidict import CIMultiDict, CIMultiDictProxy
 
-from sansio_responses import _transport as t  # pyright: ignore[reportPrivateUsage]
-from sansio_responses._requests import SENSITIVE_HEADERS, Request
+from sansio_responses._http import exchange as t  # pyright: ignore[reportPrivateUsage]
+from sansio_responses._http.requests import SENSITIVE_HEADERS, Request
 
 __all__ = ["EventStream", "open_stream"]
 

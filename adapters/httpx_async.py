@@ -24,8 +24,8 @@ from typing import Any
 import anyio
 import httpx
 
-from sansio_responses import _transport as t  # pyright: ignore[reportPrivateUsage]
-from sansio_responses._requests import Request
+from sansio_responses._http import exchange as t  # pyright: ignore[reportPrivateUsage]
+from sansio_responses._http.requests import Request
 
 __all__ = ["EventStream", "open_stream"]
 

@@ -15,8 +15,8 @@ import time
 from collections.abc import Generator, Mapping
 from typing import Any
 
-from sansio_responses import _transport as t  # pyright: ignore[reportPrivateUsage]
-from sansio_responses._requests import Request
+from sansio_responses._http import exchange as t  # pyright: ignore[reportPrivateUsage]
+from sansio_responses._http.requests import Request
 
 from ._h11 import H11Exchange, default_ssl_context
 

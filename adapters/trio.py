@@ -21,8 +21,8 @@ from typing import Any
 
 import trio
 
-from sansio_responses import _transport as t  # pyright: ignore[reportPrivateUsage]
-from sansio_responses._requests import Request
+from sansio_responses._http import exchange as t  # pyright: ignore[reportPrivateUsage]
+from sansio_responses._http.requests import Request
 
 from ._h11 import H11Exchange, default_ssl_context
 

@@ -24,8 +24,8 @@ from adapters import aiohttp as aiohttp_adapter
 from adapters import httpx_sync
 from adapters import socket as socket_adapter
 from adapters import trio as trio_adapter
-from sansio_responses._requests import Request, responses_request
-from sansio_responses._stream import ResponsesStream
+from sansio_responses._http.requests import Request, responses_request
+from sansio_responses._responses.stream import ResponsesStream
 from sansio_responses.testing import Script, StreamBuilder, serve
 
 

@@ -28,7 +28,7 @@ import random
 import sys
 import time
 
-from sansio_responses._partial_json import PartialJSON
+from sansio_responses._json.partial import PartialJSON
 
 
 def build_document(size: int) -> str:

@@ -11,21 +11,11 @@ import importlib as _importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # type checkers and IDEs see every name here; run time loads them lazily
-    from ._accumulate import (
-        ACCUMULATION_RULES,
-        DEFAULT_MAX_OUTPUT_ITEMS,
-    )
     from ._base import (
         DEFAULT_MAX_DIAGNOSTICS,
         DEFAULT_MAX_NESTING_DEPTH,
     )
-    from ._chat import (
-        DEFAULT_MAX_CHOICES,
-        DEFAULT_MAX_TOOL_CALLS,
-        ChatCompletionsStream,
-        ChatEvent,
-    )
-    from ._chat_models import (
+    from ._chat.models import (
         ChatCompletion,
         ChatCompletionChunk,
         ChatCompletionMessage,
@@ -41,6 +31,12 @@ if TYPE_CHECKING:  # type checkers and IDEs see every name here; run time loads 
         FunctionDelta,
         ToolCallDelta,
     )
+    from ._chat.stream import (
+        DEFAULT_MAX_CHOICES,
+        DEFAULT_MAX_TOOL_CALLS,
+        ChatCompletionsStream,
+        ChatEvent,
+    )
     from ._diagnostics import (
         Diagnostic,
     )
@@ -51,7 +47,62 @@ if TYPE_CHECKING:  # type checkers and IDEs see every name here; run time loads 
         RemoteProtocolError,
         TruncatedStream,
     )
-    from ._events import (
+    from ._http.exchange import (
+        DEFAULT_CONNECT_TIMEOUT,
+        DEFAULT_IDLE_TIMEOUT,
+        DEFAULT_MAX_RESUME_ATTEMPTS,
+        DEFAULT_MAX_RETRIES,
+        ConnectError,
+        ConnectionDropped,
+        ConnectTimeout,
+        IdleTimeout,
+        ResumePolicy,
+        RetryPolicy,
+        TotalTimeout,
+        TransportError,
+        new_stream,
+    )
+    from ._http.requests import (
+        DEFAULT_BASE_URL,
+        ERROR_BODY_LIMIT,
+        MAX_RETRY_AFTER,
+        SENSITIVE_HEADERS,
+        APIErrorObject,
+        APIStatusError,
+        AuthenticationError,
+        BadRequestError,
+        ConflictError,
+        InternalServerError,
+        NotFoundError,
+        PermissionDeniedError,
+        RateLimitError,
+        Request,
+        UnexpectedContentType,
+        UnprocessableEntityError,
+        chat_request,
+        check_content_type,
+        needs_error_body,
+        response_error,
+        responses_request,
+        resume_request,
+    )
+    from ._json.parsing import (
+        FunctionTool,
+        OutputParseError,
+        function_tool_parsers,
+        json_schema,
+        make_parser,
+        parse_json_text,
+    )
+    from ._json.partial import (
+        PartialJSON,
+        PartialJSONError,
+    )
+    from ._responses.accumulate import (
+        ACCUMULATION_RULES,
+        DEFAULT_MAX_OUTPUT_ITEMS,
+    )
+    from ._responses.events import (
         EVENT_TYPES,
         ResponseAudioDeltaEvent,
         ResponseAudioDoneEvent,
@@ -116,7 +167,7 @@ if TYPE_CHECKING:  # type checkers and IDEs see every name here; run time loads 
         UnknownEvent,
         parse_event,
     )
-    from ._models import (
+    from ._responses.models import (
         OUTPUT_ITEM_TYPES,
         AdditionalTools,
         Annotation,
@@ -172,48 +223,7 @@ if TYPE_CHECKING:  # type checkers and IDEs see every name here; run time loads 
         content_part_from_dict,
         output_item_from_dict,
     )
-    from ._parsing import (
-        FunctionTool,
-        OutputParseError,
-        function_tool_parsers,
-        json_schema,
-        make_parser,
-        parse_json_text,
-    )
-    from ._partial_json import (
-        PartialJSON,
-        PartialJSONError,
-    )
-    from ._requests import (
-        DEFAULT_BASE_URL,
-        ERROR_BODY_LIMIT,
-        MAX_RETRY_AFTER,
-        SENSITIVE_HEADERS,
-        APIErrorObject,
-        APIStatusError,
-        AuthenticationError,
-        BadRequestError,
-        ConflictError,
-        InternalServerError,
-        NotFoundError,
-        PermissionDeniedError,
-        RateLimitError,
-        Request,
-        UnexpectedContentType,
-        UnprocessableEntityError,
-        chat_request,
-        check_content_type,
-        needs_error_body,
-        response_error,
-        responses_request,
-        resume_request,
-    )
-    from ._sse import (
-        DEFAULT_MAX_EVENT_SIZE,
-        ServerSentEvent,
-        SSEDecoder,
-    )
-    from ._stream import (
+    from ._responses.stream import (
         DEFAULT_SEQUENCE_WINDOW,
         OUTCOMES,
         STATE_TABLE,
@@ -222,20 +232,10 @@ if TYPE_CHECKING:  # type checkers and IDEs see every name here; run time loads 
         format_state_table,
         print_state_table,
     )
-    from ._transport import (
-        DEFAULT_CONNECT_TIMEOUT,
-        DEFAULT_IDLE_TIMEOUT,
-        DEFAULT_MAX_RESUME_ATTEMPTS,
-        DEFAULT_MAX_RETRIES,
-        ConnectError,
-        ConnectionDropped,
-        ConnectTimeout,
-        IdleTimeout,
-        ResumePolicy,
-        RetryPolicy,
-        TotalTimeout,
-        TransportError,
-        new_stream,
+    from ._sse import (
+        DEFAULT_MAX_EVENT_SIZE,
+        ServerSentEvent,
+        SSEDecoder,
     )
 
 #: Private module -> the public names it defines. Nothing is imported by ``import
@@ -243,7 +243,7 @@ if TYPE_CHECKING:  # type checkers and IDEs see every name here; run time loads 
 #: (PEP 562), so a program that only uses ``ResponsesStream`` never pays for the Chat, request or
 #: transport modules. Keep this table and the imports above in step (a test checks them).
 _LAZY: dict[str, tuple[str, ...]] = {
-    "_accumulate": (
+    "_responses.accumulate": (
         "ACCUMULATION_RULES",
         "DEFAULT_MAX_OUTPUT_ITEMS",
     ),
@@ -251,13 +251,13 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "DEFAULT_MAX_DIAGNOSTICS",
         "DEFAULT_MAX_NESTING_DEPTH",
     ),
-    "_chat": (
+    "_chat.stream": (
         "DEFAULT_MAX_CHOICES",
         "DEFAULT_MAX_TOOL_CALLS",
         "ChatCompletionsStream",
         "ChatEvent",
     ),
-    "_chat_models": (
+    "_chat.models": (
         "ChatCompletion",
         "ChatCompletionChunk",
         "ChatCompletionMessage",
@@ -281,7 +281,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "RemoteProtocolError",
         "TruncatedStream",
     ),
-    "_events": (
+    "_responses.events": (
         "EVENT_TYPES",
         "ResponseAudioDeltaEvent",
         "ResponseAudioDoneEvent",
@@ -346,7 +346,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "UnknownEvent",
         "parse_event",
     ),
-    "_models": (
+    "_responses.models": (
         "OUTPUT_ITEM_TYPES",
         "AdditionalTools",
         "Annotation",
@@ -402,7 +402,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "content_part_from_dict",
         "output_item_from_dict",
     ),
-    "_parsing": (
+    "_json.parsing": (
         "FunctionTool",
         "OutputParseError",
         "function_tool_parsers",
@@ -410,11 +410,11 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "make_parser",
         "parse_json_text",
     ),
-    "_partial_json": (
+    "_json.partial": (
         "PartialJSON",
         "PartialJSONError",
     ),
-    "_requests": (
+    "_http.requests": (
         "DEFAULT_BASE_URL",
         "ERROR_BODY_LIMIT",
         "MAX_RETRY_AFTER",
@@ -443,7 +443,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "ServerSentEvent",
         "SSEDecoder",
     ),
-    "_stream": (
+    "_responses.stream": (
         "DEFAULT_SEQUENCE_WINDOW",
         "OUTCOMES",
         "STATE_TABLE",
@@ -452,7 +452,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "format_state_table",
         "print_state_table",
     ),
-    "_transport": (
+    "_http.exchange": (
         "DEFAULT_CONNECT_TIMEOUT",
         "DEFAULT_IDLE_TIMEOUT",
         "DEFAULT_MAX_RESUME_ATTEMPTS",

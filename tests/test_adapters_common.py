@@ -23,8 +23,18 @@ import trustme
 from _corpus import load, names
 
 import sansio_responses as sr
-from sansio_responses._chat import ChatCompletionsStream
-from sansio_responses._requests import (
+from sansio_responses._chat.stream import ChatCompletionsStream
+from sansio_responses._http.exchange import (
+    ConnectError,
+    ConnectionDropped,
+    Exchange,
+    IdleTimeout,
+    ResumePolicy,
+    RetryPolicy,
+    TransportError,
+    new_stream,
+)
+from sansio_responses._http.requests import (
     ERROR_BODY_LIMIT,
     APIStatusError,
     AuthenticationError,
@@ -40,17 +50,7 @@ from sansio_responses._requests import (
     chat_request,
     responses_request,
 )
-from sansio_responses._stream import ResponsesStream
-from sansio_responses._transport import (
-    ConnectError,
-    ConnectionDropped,
-    Exchange,
-    IdleTimeout,
-    ResumePolicy,
-    RetryPolicy,
-    TransportError,
-    new_stream,
-)
+from sansio_responses._responses.stream import ResponsesStream
 from sansio_responses.testing import (
     ChatStreamBuilder,
     Faults,

@@ -37,7 +37,7 @@ from adapters import aiohttp as aiohttp_adapter
 from adapters import httpx_async, httpx_sync
 from adapters import socket as socket_adapter
 from adapters import trio as trio_adapter
-from sansio_responses._requests import Request, responses_request
+from sansio_responses._http.requests import Request, responses_request
 from sansio_responses.testing import Script, StreamBuilder
 
 ADAPTERS = ["socket", "httpx", "trio", "aiohttp", "httpx_async-asyncio", "httpx_async-trio"]

@@ -20,8 +20,8 @@ from test_adapters_common import (
 )
 
 from adapters.httpx_sync import open_stream
-from sansio_responses._requests import Request
-from sansio_responses._transport import ConnectError
+from sansio_responses._http.exchange import ConnectError
+from sansio_responses._http.requests import Request
 from sansio_responses.testing import ResponsesServer, Script, StreamBuilder
 
 

@@ -28,8 +28,8 @@ from test_adapters_common import (
 )
 
 from adapters.httpx_async import open_stream
-from sansio_responses._requests import Request
-from sansio_responses._transport import ConnectError
+from sansio_responses._http.exchange import ConnectError
+from sansio_responses._http.requests import Request
 from sansio_responses.testing import ResponsesServer, Script, StreamBuilder
 
 BACKENDS = ["asyncio", "trio"]

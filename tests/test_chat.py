@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from _corpus import byte_chunks, load, names, random_chunks
 
-from sansio_responses._chat import ChatCompletionsStream
-from sansio_responses._chat_models import ChatCompletion, ChatCompletionChunk
+from sansio_responses._chat.models import ChatCompletion, ChatCompletionChunk
+from sansio_responses._chat.stream import ChatCompletionsStream
 from sansio_responses._errors import RemoteProtocolError
 
 CHAT = names("chat")

@@ -16,7 +16,7 @@ from _corpus import load, names
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sansio_responses._chat import ChatCompletionsStream
+from sansio_responses._chat.stream import ChatCompletionsStream
 from sansio_responses._errors import ProtocolError
 
 CORPUS = [load(n)[0] for n in names("chat")]

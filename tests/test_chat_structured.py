@@ -16,10 +16,10 @@ from hypothesis import strategies as st
 from test_chat_tolerance import body, choice, chunk, tool
 from test_structured import grows_top, json_values
 
-from sansio_responses._chat import ChatCompletionsStream
-from sansio_responses._chat_models import ChatCompletionChunk
+from sansio_responses._chat.models import ChatCompletionChunk
+from sansio_responses._chat.stream import ChatCompletionsStream
 from sansio_responses._errors import LocalProtocolError, TruncatedStream
-from sansio_responses._parsing import FunctionTool, OutputParseError
+from sansio_responses._json.parsing import FunctionTool, OutputParseError
 
 PREFIX = "chat-openai-python-test_"
 MODEL = PREFIX + "parse_pydantic_model"

@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
-from sansio_responses._chat import ChatCompletionsStream
-from sansio_responses._chat_models import (
+from sansio_responses._chat.models import (
     ChatCompletionChunk,
     ChatStreamError,
     ChatUnknownEvent,
 )
+from sansio_responses._chat.stream import ChatCompletionsStream
 from sansio_responses._errors import (
     LocalProtocolError,
     RemoteProtocolError,

@@ -22,7 +22,7 @@ from _blocking import blocking
 from _corpus import REAL, load, names
 
 import sansio_responses as sr
-from sansio_responses._cli import main
+from sansio_responses._cli.main import main
 from sansio_responses.testing import Script, recording, serve
 
 DEMO_TEXT = "2 + 2 equals 4."
@@ -624,7 +624,7 @@ def test_a_404_names_the_request_and_hints_at_v1(
 
 
 _RUN_CLI = """
-from sansio_responses._cli import main
+from sansio_responses._cli.main import main
 sys.exit(main(sys.argv[1:]))
 """
 _BLOCK_AIOHTTP = blocking("aiohttp") + _RUN_CLI

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from sansio_responses._cli import main
+from sansio_responses._cli.main import main
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -119,7 +119,7 @@ def test_commands_were_found() -> None:
 def _diagnostic_codes() -> set[str]:
     """Every diagnostic code the core can record: the first argument of its ``_note`` calls."""
     codes = set()
-    for path in (ROOT / "sansio_responses").glob("*.py"):
+    for path in (ROOT / "sansio_responses").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if not isinstance(node, ast.Call) or not node.args:
                 continue

@@ -1,4 +1,4 @@
-"""Tests of the typed Responses stream events (sansio_responses._events)."""
+"""Tests of the typed Responses stream events (sansio_responses._responses.events)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sansio_responses._errors import SchemaError
-from sansio_responses._events import (
+from sansio_responses._responses.events import (
     EVENT_TYPES,
     ResponseCompletedEvent,
     ResponseErrorEvent,
@@ -26,7 +26,7 @@ from sansio_responses._events import (
     _set_lazy,
     parse_event,
 )
-from sansio_responses._models import (
+from sansio_responses._responses.models import (
     Response,
     ResponseFunctionToolCall,
     ResponseOutputText,

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import sansio_responses as sr
-from sansio_responses._accumulate import ACCUMULATION_RULES, print_accumulation_rules
+from sansio_responses._responses.accumulate import ACCUMULATION_RULES, print_accumulation_rules
 
 MSG = {
     "type": "message",
@@ -290,7 +290,7 @@ def test_sequence_patterns_apply_each_number_once(numbers: list[int]) -> None:
 
 
 def test_many_gaps_keep_the_tracker_bounded_and_fresh_numbers_applied() -> None:
-    from sansio_responses._stream import _MAX_SEEN
+    from sansio_responses._responses.stream import _MAX_SEEN
 
     stream = sr.ResponsesStream(max_diagnostics=1)
     n = _MAX_SEEN + _MAX_SEEN // 2 + 10
@@ -1051,7 +1051,7 @@ def test_repr_str_and_eq_of_data_at_the_decoders_depth(place: str) -> None:
 
 
 def test_the_depth_safe_repr_gives_the_text_of_repr() -> None:
-    from sansio_responses._models import json_equal, json_repr
+    from sansio_responses._responses.models import json_equal, json_repr
 
     tree = {"a": [1, {"b": None, "c": "x'y"}, []], "d": {}, "e": [True, 1.5]}
     assert json_repr(tree) == repr(tree)

@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import sansio_responses as sr
-from sansio_responses._events import EVENT_TYPES, _build, _Event
+from sansio_responses._responses.events import EVENT_TYPES, _build, _Event
 
 HOT = sorted(
     wire
@@ -228,7 +228,7 @@ def test_chat_common_path_is_taken() -> None:
 @settings(max_examples=500)
 @given(chunk=chat_chunks())
 def test_chat_hot_chunk_equals_generic_build(chunk: dict[str, Any]) -> None:
-    from sansio_responses._chat_models import ChatCompletionChunk, hot_chunk
+    from sansio_responses._chat.models import ChatCompletionChunk, hot_chunk
     from sansio_responses._errors import SchemaError
 
     try:
@@ -261,7 +261,7 @@ def test_chat_hot_chunk_equals_generic_build(chunk: dict[str, Any]) -> None:
 
 
 def test_chat_hot_chunk_handles_the_common_chunks() -> None:
-    from sansio_responses._chat_models import hot_chunk
+    from sansio_responses._chat.models import hot_chunk
 
     text = dict(CHAT_BASE, choices=[{"index": 0, "delta": {"content": "a"}, "logprobs": None}])
     call = {"index": 0, "function": {"arguments": "{"}}

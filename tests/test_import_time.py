@@ -64,11 +64,11 @@ def _loaded_after(code: str) -> list[str]:
 def test_import_loads_nothing_and_responses_only_what_they_need() -> None:
     assert _loaded_after("import sansio_responses") == ["sansio_responses"]
     loaded = _loaded_after("import sansio_responses as sr\nsr.ResponsesStream().feed(b'')")
-    assert "sansio_responses._stream" in loaded
+    assert "sansio_responses._responses.stream" in loaded
     for module in ("_chat", "_chat_models", "_requests", "_transport", "_cli"):
         assert f"sansio_responses.{module}" not in loaded
     # from-imports and star-imports work as before.
-    assert "sansio_responses._chat" in _loaded_after(
+    assert "sansio_responses._chat.stream" in _loaded_after(
         "from sansio_responses import ChatCompletionsStream"
     )
-    assert "sansio_responses._transport" in _loaded_after("from sansio_responses import *")
+    assert "sansio_responses._http.exchange" in _loaded_after("from sansio_responses import *")

@@ -13,7 +13,7 @@ import pytest
 from test_hardening_responses import MSG, added, frame
 
 import sansio_responses as sr
-from sansio_responses._models import json_equal
+from sansio_responses._responses.models import json_equal
 
 
 @attrs.define
@@ -279,7 +279,7 @@ def test_no_documented_code_lacks_a_place_that_records_it() -> None:
 
     root = Path(__file__).parents[1]
     noted = set()
-    for path in (root / "sansio_responses").glob("*.py"):
+    for path in (root / "sansio_responses").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
                 func = node.func

@@ -1,4 +1,4 @@
-"""Tests of the typed Responses models (sansio_responses._models) against the real-stream corpus."""
+"""Tests of the typed Responses models (sansio_responses._responses.models) against the real-stream corpus."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sansio_responses._errors import SchemaError
-from sansio_responses._models import (
+from sansio_responses._responses.models import (
     OUTPUT_ITEM_TYPES,
     ContainerFileCitation,
     FileCitation,

@@ -11,7 +11,7 @@ from typing import Any, Literal, Optional, TypedDict, Union
 import attrs
 import pytest
 
-from sansio_responses._parsing import (
+from sansio_responses._json.parsing import (
     FunctionTool,
     OutputParseError,
     function_tool_parsers,
@@ -584,7 +584,7 @@ def _schemas() -> Any:
 def test_strictify_agrees_with_its_recursive_definition() -> None:
     from hypothesis import given, settings
 
-    from sansio_responses._parsing import _strictify
+    from sansio_responses._json.parsing import _strictify
 
     @settings(max_examples=300, deadline=None)
     @given(_schemas())
@@ -619,7 +619,7 @@ def _deep_pydantic_model(levels: int) -> Any:
 
 
 def _copy_deep(schema: dict[str, Any]) -> dict[str, Any]:
-    from sansio_responses._models import copy_tree
+    from sansio_responses._responses.models import copy_tree
 
     copied: dict[str, Any] = copy_tree(schema)
     return copied
@@ -643,7 +643,7 @@ def test_a_pydantic_schema_of_any_depth_is_made_strict() -> None:
 
 def test_a_schema_containing_itself_is_a_clear_error() -> None:
     import sansio_responses as sr
-    from sansio_responses._parsing import _strictify
+    from sansio_responses._json.parsing import _strictify
 
     looped: dict[str, Any] = {"type": "object", "properties": {}}
     looped["properties"]["self"] = looped

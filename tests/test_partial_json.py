@@ -1,4 +1,4 @@
-"""Tests for the incremental JSON parser (sansio_responses._partial_json)."""
+"""Tests for the incremental JSON parser (sansio_responses._json.partial)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sansio_responses._partial_json import PartialJSON, PartialJSONError
+from sansio_responses._json.partial import PartialJSON, PartialJSONError
 
 # -- helpers -------------------------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""Sans-IO request builders and HTTP response judging (sansio_responses._requests)."""
+"""Sans-IO request builders and HTTP response judging (sansio_responses._http.requests)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from sansio_responses._errors import LocalProtocolError, RemoteProtocolError
-from sansio_responses._requests import (
+from sansio_responses._http.requests import (
     DEFAULT_BASE_URL,
     APIErrorObject,
     APIStatusError,

@@ -1,4 +1,4 @@
-"""Shape templates (sansio_responses._shape) and the Chat stream's templated path.
+"""Shape templates (sansio_responses._chat.shape) and the Chat stream's templated path.
 
 A template reads a chunk that repeats an earlier one's text but for its content and obfuscation
 strings, without the JSON decoder and without checking the chunk's shape again. It must never
@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from test_hot_paths import CHAT_BASE, _chat_run, _GenericChat
 
 import sansio_responses as sr
-from sansio_responses._shape import learn, match
+from sansio_responses._chat.shape import learn, match
 
 
 def _flat(template: dict[str, Any], key: str, value: str, _: None = None) -> dict[str, Any]:

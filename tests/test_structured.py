@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from test_stream_behaviour import MSG, PART, body, ev, response, text_events
 
 import sansio_responses as sr
-from sansio_responses._parsing import FunctionTool, OutputParseError
+from sansio_responses._json.parsing import FunctionTool, OutputParseError
 
 JSON_OBJECT = "responses-mirascope-test_structured_output__json__openai_gpt_4o_responses"
 TOOL = "responses-mirascope-test_structured_output__tool__openai_gpt_4o_responses"

@@ -23,7 +23,7 @@ import httpx
 import pytest
 from _blocking import blocking
 
-from sansio_responses._requests import (
+from sansio_responses._http.requests import (
     NotFoundError,
     RateLimitError,
     UnexpectedContentType,

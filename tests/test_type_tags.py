@@ -14,7 +14,8 @@ import attrs
 import pytest
 
 import sansio_responses as sr
-from sansio_responses import _events, _models
+from sansio_responses._responses import events as _events
+from sansio_responses._responses import models as _models
 
 UNKNOWN = "<unknown>"
 

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .._errors import LocalProtocolError
-from .._models import copy_tree
+from .._responses.models import copy_tree
 
 __all__ = ["ChatStreamBuilder", "StreamBuilder", "encode_sse", "split_text"]
 

@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ._parsing import parse_json_text
-from ._partial_json import PartialJSON
+from .parsing import parse_json_text
+from .partial import PartialJSON
 
 __all__ = ["LazyJSON", "final_parser"]
 

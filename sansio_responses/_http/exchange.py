@@ -37,9 +37,10 @@ import urllib.parse
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeAlias, TypeVar, cast, overload
 
-from ._chat import ChatCompletionsStream
-from ._errors import LocalProtocolError, ProtocolError, TruncatedStream
-from ._requests import (
+from .._chat.stream import ChatCompletionsStream
+from .._errors import LocalProtocolError, ProtocolError, TruncatedStream
+from .._responses.stream import ResponsesStream
+from .requests import (
     ERROR_BODY_LIMIT,
     SENSITIVE_HEADERS,
     APIStatusError,
@@ -51,11 +52,10 @@ from ._requests import (
     response_error,
     resume_request,
 )
-from ._stream import ResponsesStream
 
 if TYPE_CHECKING:
-    from ._chat import ChatEvent
-    from ._events import ResponseStreamEvent
+    from .._chat.stream import ChatEvent
+    from .._responses.events import ResponseStreamEvent
 
 __all__ = [
     "DEFAULT_CONNECT_TIMEOUT",

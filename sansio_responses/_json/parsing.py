@@ -27,12 +27,12 @@ from typing import TYPE_CHECKING, Any, Literal, TypeGuard, Union, cast
 
 import attrs
 
-from ._errors import LocalProtocolError, excerpt
+from .._errors import LocalProtocolError, excerpt
 
 if TYPE_CHECKING:
     # The converters of arrays and objects declare their value with it, not Any: ``type(v) is
     # list`` then narrows it to ``list[Any]`` (narrowing ``Any`` gives pyright ``list[Unknown]``).
-    from ._base import JSONValue
+    from .._base import JSONValue
 
 __all__ = [
     "FunctionTool",

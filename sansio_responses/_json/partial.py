@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ._errors import excerpt
+from .._errors import excerpt
 
 __all__ = ["PartialJSON", "PartialJSONError"]
 

@@ -31,8 +31,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeAlias, TypeVar
 
 import attrs
 
-from ._errors import SchemaError
-from ._models import (
+from .._errors import SchemaError
+from .models import (
     Annotation,
     ContentPart,
     OutputItem,

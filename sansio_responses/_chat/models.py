@@ -21,8 +21,8 @@ from typing import Any, ClassVar, TypeAlias, TypeVar
 
 import attrs
 
-from ._errors import LocalProtocolError, SchemaError
-from ._models import CompletionTokensDetails, PromptTokensDetails, copy_json, depth_safe
+from .._errors import LocalProtocolError, SchemaError
+from .._responses.models import CompletionTokensDetails, PromptTokensDetails, copy_json, depth_safe
 
 __all__ = [
     "ChatCompletion",

@@ -26,13 +26,11 @@ import urllib.parse
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import IO, TYPE_CHECKING, Any, NoReturn
 
-from ._chat import ChatCompletionsStream
-from ._chat_models import ChatCompletion, ChatCompletionChunk
-from ._diagnostics import Diagnostic
-from ._errors import LocalProtocolError, ProtocolError
-from ._install import install_hint
-from ._models import Response, ResponseFunctionToolCall, ResponseOutputMessage
-from ._requests import (
+from .._chat.models import ChatCompletion, ChatCompletionChunk
+from .._chat.stream import ChatCompletionsStream
+from .._diagnostics import Diagnostic
+from .._errors import LocalProtocolError, ProtocolError
+from .._http.requests import (
     DEFAULT_BASE_URL,
     APIStatusError,
     Request,
@@ -41,11 +39,13 @@ from ._requests import (
     responses_request,
     resume_request,
 )
-from ._sse import DEFAULT_MAX_EVENT_SIZE, SSEDecoder
-from ._stream import ResponsesStream, format_accumulation_rules, format_state_table
+from .._install import install_hint
+from .._responses.models import Response, ResponseFunctionToolCall, ResponseOutputMessage
+from .._responses.stream import ResponsesStream, format_accumulation_rules, format_state_table
+from .._sse import DEFAULT_MAX_EVENT_SIZE, SSEDecoder
 
 if TYPE_CHECKING:
-    from ._base import JSONValue
+    from .._base import JSONValue
 
 __all__ = [
     "EXIT_BAD_STREAM",
@@ -375,7 +375,7 @@ def _exit_code(
 def _is_network_error(error: BaseException) -> bool:
     if isinstance(error, (APIStatusError, UnexpectedContentType, OSError)):
         return True
-    transport = sys.modules.get("sansio_responses._transport")
+    transport = sys.modules.get("sansio_responses._http.exchange")
     return transport is not None and isinstance(error, transport.TransportError)
 
 
@@ -640,7 +640,7 @@ def run_adapter(
 
 
 def _transport_error() -> type[Exception]:
-    from ._transport import TransportError
+    from .._http.exchange import TransportError
 
     return TransportError
 
@@ -928,7 +928,7 @@ def _add_fault_options(parser: argparse.ArgumentParser, delay: float) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``sansio-responses``."""
-    from . import __version__
+    from .. import __version__
 
     parser = _Parser(
         prog="sansio-responses",

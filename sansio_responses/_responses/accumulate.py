@@ -29,11 +29,11 @@ import sys
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from ._models import copy_tree
-from ._structured import LazyJSON
+from .._json.structured import LazyJSON
+from .models import copy_tree
 
 if TYPE_CHECKING:
-    from ._base import JSONValue
+    from .._base import JSONValue
 
 __all__ = [
     "ACCUMULATION_RULES",

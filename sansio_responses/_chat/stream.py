@@ -49,8 +49,7 @@ from collections.abc import Callable, Iterable, Mapping
 from functools import partial
 from typing import Any, TypeAlias
 
-from ._accumulate import Text
-from ._base import (
+from .._base import (
     BIG_EVENT_DATA,
     DEFAULT_MAX_DIAGNOSTICS,
     DEFAULT_MAX_NESTING_DEPTH,
@@ -59,7 +58,13 @@ from ._base import (
     orjson_loads,
     stdlib_loads,
 )
-from ._chat_models import (
+from .._errors import RemoteProtocolError, SchemaError, TruncatedStream, excerpt
+from .._json.parsing import function_tool_parsers, make_parser, parse_json_text
+from .._json.structured import LazyJSON
+from .._responses.accumulate import Text
+from .._responses.models import copy_json, copy_tree
+from .._sse import DEFAULT_MAX_EVENT_SIZE, ServerSentEvent
+from .models import (
     CHUNK_OBJECT,
     ChatCompletion,
     ChatCompletionChunk,
@@ -81,12 +86,7 @@ from ._chat_models import (
     new_object,
     tool_call_delta,
 )
-from ._errors import RemoteProtocolError, SchemaError, TruncatedStream, excerpt
-from ._models import copy_json, copy_tree
-from ._parsing import function_tool_parsers, make_parser, parse_json_text
-from ._shape import Template, learn, match
-from ._sse import DEFAULT_MAX_EVENT_SIZE, ServerSentEvent
-from ._structured import LazyJSON
+from .shape import Template, learn, match
 
 __all__ = ["DEFAULT_MAX_CHOICES", "DEFAULT_MAX_TOOL_CALLS", "ChatCompletionsStream", "ChatEvent"]
 

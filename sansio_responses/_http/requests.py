@@ -27,16 +27,16 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, TypeAlias, cast
 
 import attrs
 
-from ._errors import LocalProtocolError, RemoteProtocolError, excerpt
+from .._errors import LocalProtocolError, RemoteProtocolError, excerpt
 
 if TYPE_CHECKING:
     # Type checkers get a TypeVar with a default (PEP 696), so a request built by hand is typed
     # for either stream kind; the runtime TypeVar (3.10+) takes no default, and needs none.
     from typing_extensions import TypeVar
 
-    from ._base import JSONValue
-    from ._chat import ChatCompletionsStream
-    from ._stream import ResponsesStream
+    from .._base import JSONValue
+    from .._chat.stream import ChatCompletionsStream
+    from .._responses.stream import ResponsesStream
 
     StreamT = TypeVar(
         "StreamT",
@@ -100,7 +100,7 @@ HeadersLike: TypeAlias = Mapping[str, str] | Iterable[tuple[str | bytes, str | b
 
 def _version() -> str:
     # Imported lazily: sansio_responses/__init__.py imports this module.
-    from . import __version__
+    from .. import __version__
 
     return __version__
 

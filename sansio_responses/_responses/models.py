@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeAlias, TypeVar
 
 import attrs
 
-from ._errors import SchemaError
+from .._errors import SchemaError
 
 __all__ = [
     "AdditionalTools",

@@ -26,7 +26,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from ._base import JSONLoads
+from .._base import JSONLoads
 
 __all__ = ["Template", "learn", "match"]
 

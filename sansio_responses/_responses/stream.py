@@ -28,15 +28,7 @@ import copy
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from ._accumulate import (
-    ACCUMULATION_RULES,
-    DEFAULT_MAX_OUTPUT_ITEMS,
-    Accumulator,
-    Sparse,
-    Text,
-    clone,
-)
-from ._base import (
+from .._base import (
     BIG_EVENT_DATA,
     DEFAULT_MAX_DIAGNOSTICS,
     DEFAULT_MAX_NESTING_DEPTH,
@@ -45,8 +37,19 @@ from ._base import (
     JSONLoads,
     JSONValue,
 )
-from ._errors import LocalProtocolError, RemoteProtocolError, SchemaError, TruncatedStream, excerpt
-from ._events import (
+from .._errors import LocalProtocolError, RemoteProtocolError, SchemaError, TruncatedStream, excerpt
+from .._json.parsing import function_tool_parsers, make_parser
+from .._json.structured import final_parser
+from .._sse import DEFAULT_MAX_EVENT_SIZE, ServerSentEvent
+from .accumulate import (
+    ACCUMULATION_RULES,
+    DEFAULT_MAX_OUTPUT_ITEMS,
+    Accumulator,
+    Sparse,
+    Text,
+    clone,
+)
+from .events import (
     _BUILDERS,  # pyright: ignore[reportPrivateUsage]
     EVENT_TYPES,
     ResponseStreamEvent,
@@ -54,10 +57,7 @@ from ._events import (
     _set_lazy,  # pyright: ignore[reportPrivateUsage]
     parse_event,
 )
-from ._models import Response, UnknownOutputItem, output_item_from_dict
-from ._parsing import function_tool_parsers, make_parser
-from ._sse import DEFAULT_MAX_EVENT_SIZE, ServerSentEvent
-from ._structured import final_parser
+from .models import Response, UnknownOutputItem, output_item_from_dict
 
 __all__ = [
     "DEFAULT_SEQUENCE_WINDOW",

@@ -1,0 +1,1 @@
+"""The Chat Completions protocol: chunk and snapshot models, accumulation, the stream facade."""

@@ -1,0 +1,1 @@
+"""The HTTP side: request descriptions, status errors, retry and resume policies, the exchange."""

@@ -1,0 +1,1 @@
+"""JSON decoding shared by both protocols: full, partial and structured outputs."""

@@ -1,0 +1,1 @@
+"""The Responses protocol: typed events, response models, accumulation, the stream facade."""
