@@ -459,6 +459,20 @@ def test_fields_are_exposed_under_their_wire_names(wire_type: str) -> None:
     assert event.to_dict() == data
 
 
+@pytest.mark.parametrize("wire_type", [*NON_ERROR_TYPES, "error", "ping"])
+def test_stream_id_is_read_on_every_event_class(wire_type: str) -> None:
+    # WebSocket mode: every server event may carry the lane (stream_id) of its response.create.
+    data = full_event(wire_type) if wire_type in SDK_EVENTS else {"type": wire_type}
+    assert parse_event(dict(data)).stream_id is None
+    event = parse_event({**data, "stream_id": "lane-a"})
+    assert event.stream_id == "lane-a"
+    assert "stream_id" not in event.extra
+    assert event.to_dict()["stream_id"] == "lane-a"
+    with pytest.raises(SchemaError) as info:
+        _ = parse_event({**data, "stream_id": 3}).stream_id
+    assert info.value.path == "stream_id"
+
+
 @pytest.mark.parametrize("wire_type", NON_ERROR_TYPES)
 def test_optional_fields_may_be_absent(wire_type: str) -> None:
     data = full_event(wire_type, seq=None)

@@ -180,7 +180,8 @@ def _event(wire_type: str) -> Callable[[type[_E]], type[_E]]:
         cls._TYPE = wire_type  # pyright: ignore[reportPrivateUsage]
         cls._SPEC = tuple(spec)  # pyright: ignore[reportPrivateUsage]
         cls._LAZY = tuple(lazy)  # pyright: ignore[reportPrivateUsage]
-        cls._FIELDS = frozenset(["type", "sequence_number", *(name for name, *_ in spec)])  # pyright: ignore[reportPrivateUsage]
+        names = ["type", "sequence_number", "stream_id", *(name for name, *_ in spec)]
+        cls._FIELDS = frozenset(names)  # pyright: ignore[reportPrivateUsage]
         if wire_type in EVENT_TYPES:
             raise TypeError(f"{wire_type!r} registered twice")
         EVENT_TYPES[wire_type] = cls
@@ -195,6 +196,13 @@ def _sequence_number(d: dict[str, Any]) -> int | None:
     if seq is None or seq.__class__ is int:
         return seq
     raise SchemaError("sequence_number", "integer", seq)
+
+
+def _stream_id(d: dict[str, Any]) -> str | None:
+    value = d.get("stream_id")
+    if value is None or value.__class__ is str:
+        return value
+    raise SchemaError("stream_id", "string", value)
 
 
 def _setters(cls: type[Any], *names: str) -> tuple[_Setter, ...]:
@@ -287,6 +295,19 @@ class _Event:
         """The wire fields this class does not declare (e.g. ``obfuscation`` on deltas)."""
         fields = self._FIELDS
         return {k: copy_json(v) for k, v in self._data.items() if k not in fields}
+
+    @property
+    def stream_id(self) -> str | None:
+        """The WebSocket lane of the event, or ``None`` (always ``None`` over SSE).
+
+        Present when the ``response.create`` that started the response named a ``stream_id``
+        (WebSocket mode). Read from the wire dict on access, so building an event costs nothing
+        more for it.
+
+        Raises:
+            SchemaError: the wire ``stream_id`` is present but not a string.
+        """
+        return _stream_id(self._data)
 
 
 _BASE = _setters(_Event, "type", "sequence_number", "_data")
@@ -397,7 +418,7 @@ class ResponseErrorEvent(_Event):
 
 # error_type is derived from error.type, not a top-level wire field.
 ResponseErrorEvent._FIELDS = frozenset(  # pyright: ignore[reportPrivateUsage]
-    ["type", "sequence_number", "code", "message", "param", "error"]
+    ["type", "sequence_number", "stream_id", "code", "message", "param", "error"]
 )
 
 
@@ -1306,10 +1327,21 @@ class UnknownEvent(_UnknownFields):
 
     @property
     def extra(self) -> dict[str, Any]:
-        """Every wire field except ``type`` and ``sequence_number``."""
+        """Every wire field except ``type``, ``sequence_number`` and ``stream_id``."""
         return {
-            k: copy_json(v) for k, v in self.data.items() if k not in ("type", "sequence_number")
+            k: copy_json(v)
+            for k, v in self.data.items()
+            if k not in ("type", "sequence_number", "stream_id")
         }
+
+    @property
+    def stream_id(self) -> str | None:
+        """The WebSocket lane of the event, or ``None`` (as on the registered classes).
+
+        Raises:
+            SchemaError: the wire ``stream_id`` is present but not a string.
+        """
+        return _stream_id(self.data)
 
 
 ResponseStreamEvent: TypeAlias = (
