@@ -30,6 +30,7 @@ __all__ = [
     "ChatCompletionMessage",
     "ChatStreamError",
     "ChatToolCall",
+    "ChatEvent",
     "ChatUnknownEvent",
     "ChoiceDelta",
     "ChoiceLogprobs",
@@ -922,3 +923,6 @@ for _cls in (
 ):
     depth_safe(_cls)
 del _cls
+
+#: What :meth:`ChatCompletionsStream.feed` returns items of.
+ChatEvent = ChatCompletionChunk | ChatStreamError | ChatUnknownEvent

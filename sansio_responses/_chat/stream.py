@@ -13,22 +13,9 @@
 * Accumulation is linear: strings are kept as lists of pieces and joined only when a snapshot is
   built; a snapshot is cached until the next chunk, and only choices a chunk touched are rebuilt.
 
-Accumulation rules (unlike the official SDK's ``accumulate_delta``, which concatenates every string,
-so a repeated ``role`` becomes ``"assistantassistant"``, and appends out-of-order indices):
-
-* choices by ``index`` and tool calls by ``index``, in any order and with gaps;
-* ``role``, tool-call ``id``/``type``/``function.name`` and legacy ``function_call.name`` are set
-  once: an identical repeat is ignored, a different one is noted and ignored;
-* ``content``, ``refusal``, ``reasoning_content``, ``reasoning``, tool and legacy function
-  ``arguments`` are concatenated; ``logprobs.content``/``.refusal`` and ``reasoning_details`` are
-  extended; ``finish_reason`` keeps the last non-null value;
-* ``usage``, ``system_fingerprint``, ``service_tier`` keep the last non-null value (a later
-  ``usage: null`` does not wipe an earlier usage); ``id``/``model``/``created`` the first non-empty;
-* other delta fields (``annotations``, ``audio``, vendor fields) merge generically: strings are
-  concatenated (except identity keys such as ``id``/``type``/``name``, set once), arrays extended,
-  objects merged key by key, other values replaced; other choice- and chunk-level fields keep their
-  last non-null value, except Azure ``prompt_filter_results``/``prompt_annotations`` (concatenated);
-* ``obfuscation`` is ignored (it stays on the chunk).
+How a chunk is applied is the general path in :mod:`._chat.accumulate` (its rules are listed
+there); the fast paths in :mod:`._chat.fast` apply the chunks of nearly every stream the same way,
+sooner. This module is the facade: the stream's state, its accessors and the dispatch of each event.
 
 Structured outputs and tool arguments (as :class:`ResponsesStream` does for the Responses API):
 with a ``response_format`` each choice's content is tracked as JSON, and every tool call's
@@ -47,13 +34,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from functools import partial
-from typing import Any, TypeAlias
+from typing import Any
 
 from .._base import (
     BIG_EVENT_DATA,
     DEFAULT_MAX_DIAGNOSTICS,
     DEFAULT_MAX_NESTING_DEPTH,
-    EventStreamBase,
     JSONLoads,
     orjson_loads,
     stdlib_loads,
@@ -62,15 +48,15 @@ from .._errors import RemoteProtocolError, SchemaError, TruncatedStream, excerpt
 from .._json.parsing import function_tool_parsers, make_parser, parse_json_text
 from .._json.structured import LazyJSON
 from .._responses.accumulate import Text
-from .._responses.models import copy_json, copy_tree
+from .._responses.models import copy_json
 from .._sse import DEFAULT_MAX_EVENT_SIZE, ServerSentEvent
+from .accumulate import CHAIN, CONTENT, IGNORED_TOP, ChatAccumulator, ChoiceAcc, Mark, link, marked
 from .models import (
     CHUNK_OBJECT,
     ChatCompletion,
     ChatCompletionChunk,
-    ChatCompletionMessage,
+    ChatEvent,
     ChatStreamError,
-    ChatToolCall,
     ChatUnknownEvent,
     Choice,
     ChoiceDelta,
@@ -79,7 +65,6 @@ from .models import (
     ChunkChoiceTwin,
     ChunkTwin,
     CompletionUsage,
-    FunctionCall,
     JSONValue,
     ToolCallDelta,
     hot_chunk,
@@ -95,87 +80,17 @@ DEFAULT_MAX_CHOICES = 128
 #: Default bound on the tool calls of one choice.
 DEFAULT_MAX_TOOL_CALLS = 1024
 
-#: What :meth:`ChatCompletionsStream.feed` returns items of.
-ChatEvent = ChatCompletionChunk | ChatStreamError | ChatUnknownEvent
-
 DONE = "[DONE]"
 
-# Keys that name or identify a thing rather than stream text: the generic merge never concatenates.
-_SET_ONCE = frozenset({"id", "type", "role", "name", "index", "format", "expires_at", "signature"})
-# Top-level keys that are not accumulated (``obfuscation`` is random padding against side channels).
-_IGNORED_TOP = frozenset({"obfuscation"})
-_FILTER_LISTS = frozenset({"prompt_filter_results", "prompt_annotations"})
-_REASONING_NAMES = ("reasoning_content", "reasoning", "reasoning_details")
 _TOOL_KNOWN = ToolCallDelta._KNOWN  # pyright: ignore[reportPrivateUsage]
-# The keys a chunk of the common shape may have (see ChatCompletionsStream._common).
-_TOP_COMMON = ChatCompletionChunk._KNOWN | _IGNORED_TOP  # pyright: ignore[reportPrivateUsage]
-_DELTA_KNOWN = ChoiceDelta._KNOWN  # pyright: ignore[reportPrivateUsage]
+_TOP_COMMON = ChatCompletionChunk._KNOWN | IGNORED_TOP  # pyright: ignore[reportPrivateUsage]
 _CHOICE_KNOWN = ChunkChoice._KNOWN  # pyright: ignore[reportPrivateUsage]
-_CHUNK_KNOWN = ChatCompletionChunk._KNOWN  # pyright: ignore[reportPrivateUsage]
 # Finish reasons after which a choice's JSON is complete, so a final parse is meaningful. "length"
 # (max tokens), "content_filter", "error" (OpenRouter) and vendor reasons leave the partial value.
 _COMPLETE_FINISH = frozenset({"stop", "tool_calls", "function_call"})
 
 
-# What each chunk's accessors need: the lengths, right after that chunk, of the texts they read.
-# A *mark* is either a dict {(choice index, tool call index or -1 for content): length} or a link
-# (parent mark, the chunk's changes [(choice, tool or -1, length), ...], depth). Applying a chunk
-# adds one link; every _CHAIN links are folded into a fresh dict, so a lookup walks at most _CHAIN
-# links and the stream holds no history: each chunk keeps its own mark alive, nothing more.
-_CHAIN = 32
-_CONTENT = -1
-# A mark as a type (for the checkers; marks are exactly these dicts and tuples).
-_Mark: TypeAlias = "dict[tuple[int, int], int] | tuple[_Mark, list[tuple[int, int, int]], int]"
-# A value in an accumulated tree (see _merge_into): its strings are Text builders.
-_TreeValue: TypeAlias = "Text | dict[str, Any] | list[Any] | int | float | bool | None"
-
-
-def _marked(mark: _Mark, choice: int, tool: int) -> int | None:
-    """The length a mark records for the content (*tool* -1) or a tool call of *choice*."""
-    # isinstance rather than type() is: the checkers then know that the mark after the loop is
-    # the dict (a mark is never a tuple subclass, so the test gives the same answer).
-    while isinstance(mark, tuple):
-        for c, t, length in reversed(mark[1]):
-            if c == choice and t == tool:
-                found: int = length
-                return found
-        mark = mark[0]
-    result: int | None = mark.get((choice, tool))
-    return result
-
-
-def _link(mark: _Mark, changes: list[tuple[int, int, int]]) -> _Mark:
-    depth = mark[2] + 1 if type(mark) is tuple else 1
-    if depth < _CHAIN:
-        return (mark, changes, depth)
-    links = [changes]
-    while isinstance(mark, tuple):
-        links.append(mark[1])
-        mark = mark[0]
-    full = dict(mark)
-    for group in reversed(links):
-        for c, t, length in group:
-            full[(c, t)] = length
-    return full
-
-
 _SET_VIEW: Callable[[Any, Any], None] = ChatCompletionChunk._view.__set__  # type: ignore[union-attr]
-
-
-class _LimitExceeded(SchemaError):
-    """Internal: a chunk would pass ``max_choices`` / ``max_tool_calls`` (reported like a schema
-    error, with the chunk's offset and an excerpt)."""
-
-    def __init__(self, message: str) -> None:
-        ValueError.__init__(self, message)
-
-
-def _grown(text: Text | None, piece: str) -> Text:
-    """*text* with *piece* appended, or a new builder holding *piece* if there was none."""
-    if text is None:
-        return Text(piece)
-    text.append(piece)
-    return text
 
 
 def _json_of(text: Text) -> LazyJSON:
@@ -203,64 +118,6 @@ def _final(text: Text, cache: tuple[int, Any] | None, parser: Callable[[Any], An
 def _latest(text: Text) -> Any:
     """The best partial JSON value of the whole text so far."""
     return _json_of(text).value() if text.length else None
-
-
-def _merge_into(tree: dict[str, Any], d: dict[str, Any]) -> None:
-    """Merge one delta object into an accumulated tree (rules in the module docstring).
-
-    Iterative, so no nesting depth can overflow the stack halfway through a chunk.
-    """
-    stack = [(tree, d)]
-    while stack:
-        tree, d = stack.pop()
-        for k, v in d.items():
-            if v is None:
-                continue
-            old: _TreeValue = tree.get(k)
-            t = type(v)  # pyright: ignore[reportUnknownVariableType]  (v is Any: tested by t)
-            if t is str and type(old) is Text:
-                if k not in _SET_ONCE:
-                    old.append(v)
-                elif old.length == 0:
-                    tree[k] = Text(v)
-            elif t is list and type(old) is list:
-                old.extend(v)
-            elif t is dict:
-                if type(old) is not dict:
-                    old = tree[k] = {}  # a new node (strings in it become Text builders)
-                stack.append((old, v))
-            elif t is str:
-                tree[k] = Text(v)
-            elif t is list:
-                tree[k] = list(v)
-            else:
-                tree[k] = v
-
-
-def _materialize(node: Any) -> Any:
-    try:
-        return _materialize_rec(node)
-    except RecursionError:
-        return copy_tree(node, _leaf_value, _shallow_list)
-
-
-def _materialize_rec(node: Any) -> Any:
-    t = type(node)  # pyright: ignore[reportUnknownVariableType]  (node is Any: tested by t)
-    if t is Text:
-        return node.value()
-    if t is dict:
-        return {k: _materialize_rec(v) for k, v in node.items()}
-    if t is list:
-        return copy_json(node)  # a list is replaced, never merged: no Text inside
-    return node
-
-
-def _leaf_value(node: Any) -> Any:
-    return node.value() if type(node) is Text else node
-
-
-def _shallow_list(node: Any) -> None:
-    return None
 
 
 def _text(data: str | bytes | bytearray) -> str:
@@ -298,134 +155,7 @@ def _raw_chunk(fields: Any, text: str, obf: str | None = None) -> dict[str, Any]
     return d
 
 
-class _ToolCallAcc:
-    __slots__ = ("args", "extra", "final", "id", "index", "name", "type")
-
-    def __init__(self, index: int) -> None:
-        self.index = index
-        self.id: str | None = None
-        self.type: str | None = None
-        self.name: str | None = None
-        self.args = Text("")
-        self.final: tuple[int, Any] | None = None  # (arguments length, parsed value)
-        self.extra: dict[str, Any] = {}
-
-    def stand_in(self) -> _ToolCallAcc:
-        """A copy of what diagnostics depend on (id, type, name), with nothing shared."""
-        copy = _ToolCallAcc(self.index)
-        copy.id = self.id
-        copy.type = self.type
-        copy.name = self.name
-        return copy
-
-    def custom_input(self) -> str | None:
-        """The ``custom.input`` text of a custom tool call (``type: "custom"``), else ``None``."""
-        custom: _TreeValue = self.extra.get("custom")
-        text = custom.get("input") if type(custom) is dict else None
-        return text.value() if type(text) is Text else None
-
-    def build(self) -> ChatToolCall:
-        return ChatToolCall(
-            self.index,
-            self.id,
-            self.type,
-            FunctionCall(self.name, self.args.value()),
-            _materialize(self.extra),
-        )
-
-
-class _ChoiceAcc:
-    __slots__ = (
-        "cache",
-        "content",
-        "content_final",
-        "extra",
-        "finish_reason",
-        "function_args",
-        "function_name",
-        "has_function_call",
-        "index",
-        "last_tool",
-        "logprobs",
-        "msg_extra",
-        "next_tool",
-        "reasoning",
-        "reasoning_content",
-        "reasoning_details",
-        "refusal",
-        "role",
-        "tool_calls",
-        "tool_ids",
-    )
-
-    def __init__(self, index: int) -> None:
-        self.index = index
-        self.role: str | None = None
-        self.content: Text | None = None
-        self.content_final: tuple[int, Any] | None = None  # (content length, parsed value)
-        self.refusal: Text | None = None
-        self.reasoning_content: Text | None = None
-        self.reasoning: Text | None = None
-        self.reasoning_details: list[dict[str, Any]] | None = None
-        self.tool_calls: dict[int, _ToolCallAcc] = {}
-        self.last_tool: int | None = None
-        # For inferring missing tool-call indices in O(1): id -> index, and 1 + the highest index.
-        self.tool_ids: dict[str, int] = {}
-        self.next_tool = 0
-        self.has_function_call = False
-        self.function_name: str | None = None
-        self.function_args = Text("")
-        self.msg_extra: dict[str, Any] = {}
-        self.logprobs: dict[str, Any] | None = None
-        self.finish_reason: str | None = None
-        self.extra: dict[str, Any] = {}
-        self.cache: Choice | None = None
-
-    def stand_in(self) -> _ChoiceAcc:
-        """A copy for :meth:`ChatCompletionsStream._rehearse`: what diagnostics depend on (role,
-        names, ids, tool-call indices), and for the rest empty texts and containers of the same
-        presence, so that a rehearsal touches nothing of this choice."""
-        copy = _ChoiceAcc(self.index)
-        copy.role = self.role
-        copy.content = None if self.content is None else Text("")
-        copy.refusal = None if self.refusal is None else Text("")
-        copy.reasoning_content = None if self.reasoning_content is None else Text("")
-        copy.reasoning = None if self.reasoning is None else Text("")
-        copy.reasoning_details = None if self.reasoning_details is None else []
-        copy.tool_calls = {i: call.stand_in() for i, call in self.tool_calls.items()}
-        copy.last_tool = self.last_tool
-        copy.tool_ids = dict(self.tool_ids)
-        copy.next_tool = self.next_tool
-        copy.has_function_call = self.has_function_call
-        copy.function_name = self.function_name
-        copy.logprobs = None if self.logprobs is None else {"content": None, "refusal": None}
-        copy.finish_reason = self.finish_reason
-        return copy
-
-    def build(self) -> Choice:
-        message = ChatCompletionMessage(
-            self.role,
-            None if self.content is None else self.content.value(),
-            None if self.refusal is None else self.refusal.value(),
-            [self.tool_calls[i].build() for i in sorted(self.tool_calls)],
-            FunctionCall(self.function_name, self.function_args.value())
-            if self.has_function_call
-            else None,
-            None if self.reasoning_content is None else self.reasoning_content.value(),
-            None if self.reasoning is None else self.reasoning.value(),
-            None if self.reasoning_details is None else list(self.reasoning_details),
-            _materialize(self.msg_extra),
-        )
-        logprobs: dict[str, Any] | None = None
-        if self.logprobs is not None:
-            # (type(v) is list narrows an Any to list[Unknown] for pyright)
-            logprobs = {k: list(v) if type(v) is list else v for k, v in self.logprobs.items()}  # pyright: ignore[reportUnknownArgumentType]
-        # Copies: the values are the chunks' own (shared, not copied, as each chunk arrives).
-        extra = {k: copy_json(v) for k, v in self.extra.items()}
-        return Choice(self.index, message, logprobs, self.finish_reason, extra)
-
-
-class ChatCompletionsStream(EventStreamBase[ChatEvent]):
+class ChatCompletionsStream(ChatAccumulator):
     """Sans-IO decoder and accumulator for one streamed Chat Completions response body.
 
     Feed it the body bytes; it returns :class:`ChatCompletionChunk` events (plus
@@ -492,14 +222,14 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
         self.max_choices = max_choices
         self.max_tool_calls = max_tool_calls
         # Lengths as of the latest chunk, by choice (replaced, never mutated: chunks keep theirs).
-        self._mark: _Mark = {}  # the lengths as of the latest chunk (see _link)
+        self._mark: Mark = {}  # the lengths as of the latest chunk (see _link)
         self._changes: list[tuple[int, int, int]] = []  # what the current chunk extended
         self.response_format = response_format
         self._structured, self._format_parser = _format_parser(response_format)
         self._tool_parsers = function_tool_parsers(tools or ())
         self.error_event: ChatStreamError | None = None
         self.done = False
-        self._choices: dict[int, _ChoiceAcc] = {}
+        self._choices: dict[int, ChoiceAcc] = {}
         self._seq = 0  # number of chunks accumulated
         self._id: str | None = None
         self._created: int | None = None
@@ -782,7 +512,7 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
             self.outcome = "error"
         out.append(event)
 
-    def _view(self, mark: _Mark, what: str, index: int, tool_index: int) -> Any:
+    def _view(self, mark: Mark, what: str, index: int, tool_index: int) -> Any:
         """What a chunk's accessors ask: the state of choice *index* right after that chunk.
 
         *mark* holds the lengths recorded when the chunk was applied (no length for the content:
@@ -793,7 +523,7 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
             return None
         if what == "content" or what == "content_parsed":
             text = ch.content
-            length = _marked(mark, index, _CONTENT)
+            length = marked(mark, index, CONTENT)
             if text is None or length is None:
                 return None
             if what == "content":
@@ -802,46 +532,11 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
                 return None
         else:
             call = ch.tool_calls.get(tool_index)
-            length = _marked(mark, index, tool_index)
+            length = marked(mark, index, tool_index)
             if call is None or not length:
                 return None
             text = call.args
         return _json_of(text).at(length, partial(text.prefix, length))
-
-    def _apply(self, chunk: ChatCompletionChunk, raw: dict[str, Any], offset: int) -> None:
-        """Accumulate *chunk*, or raise before anything of it is applied.
-
-        Everything that can fail is checked first: indices and limits (:meth:`_check_chunk`),
-        and, in strict mode, every diagnostic the chunk would record, by rehearsing it on a
-        stand-in of the state it touches (:meth:`_rehearse`): a strict-mode error then leaves the
-        snapshot as it was before the chunk.
-        """
-        self._check_chunk(chunk)
-        if self.strict:
-            self._rehearse(chunk, raw, offset)
-        self._accumulate(chunk, raw, offset)
-
-    def _rehearse(self, chunk: ChatCompletionChunk, raw: dict[str, Any], offset: int) -> None:
-        """Run :meth:`_accumulate` on a stand-in stream, so that a strict-mode diagnostic raises
-        before the real state is touched.
-
-        The stand-in shares no mutable state with this stream: each choice the chunk names is a
-        :meth:`_ChoiceAcc.stand_in` (what the diagnostics depend on: roles, names, ids, tool-call
-        indices; fresh texts and containers), and the chunk-level containers are fresh.
-        """
-        rehearsal = object.__new__(ChatCompletionsStream)
-        rehearsal.__dict__.update(self.__dict__)
-        rehearsal._extra = {}
-        rehearsal._changes = []
-        rehearsal._reasoning_noted = set(self._reasoning_noted)
-        choices: dict[int, _ChoiceAcc] = {}
-        for choice in chunk.choices:
-            index = 0 if choice.index is None else choice.index
-            ch = self._choices.get(index)
-            if ch is not None and index not in choices:
-                choices[index] = ch.stand_in()
-        rehearsal._choices = choices
-        rehearsal._accumulate(chunk, raw, offset)
 
     def _common(self, d: dict[str, Any]) -> ChatCompletionChunk | None:
         """Build and accumulate the chunk *d* if it has the common shape; else None, unchanged.
@@ -975,7 +670,7 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
         d: dict[str, Any],
         c: dict[str, Any],
         raw_delta: dict[str, Any],
-        ch: _ChoiceAcc,
+        ch: ChoiceAcc,
         index: int,
         role: str | None,
         content: str | None,
@@ -1031,7 +726,7 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
                 text = ch.content = Text(content)
             else:
                 text.append(content)
-            changes = [(index, _CONTENT, text.length)]
+            changes = [(index, CONTENT, text.length)]
         if tool_calls:
             for call in tool_calls:
                 t: int = call.index  # type: ignore[assignment]  # an int: _common checked it
@@ -1046,10 +741,10 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
         if finish is not None:
             ch.finish_reason = finish
         if changes is not None:
-            if type(mark) is tuple and mark[2] < _CHAIN - 1:  # _link's common case, inline
+            if type(mark) is tuple and mark[2] < CHAIN - 1:  # _link's common case, inline
                 mark = self._mark = (mark, changes, mark[2] + 1)
             else:
-                mark = self._mark = _link(mark, changes)
+                mark = self._mark = link(mark, changes)
         chunk = new_object(ChunkTwin)
         chunk.id = cid
         chunk.object = kind
@@ -1186,331 +881,6 @@ class ChatCompletionsStream(EventStreamBase[ChatEvent]):
             # One template per choice and tool call: the newest first, the oldest dropped.
             kept = [x for x in self._tpls if x.fields[0] != index or x.fields[2] != t]
             self._tpls = [tpl, *kept[: _MAX_TEMPLATES - 1]]
-
-    def _check_chunk(self, chunk: ChatCompletionChunk) -> None:
-        """Raise for what would fail halfway through applying *chunk*: negative indices, limits.
-
-        Run before anything is applied, so a refused chunk leaves no trace in the snapshot.
-        """
-        # The common case first: every choice and tool call the chunk names exists already.
-        choices = self._choices
-        known = True
-        for choice in chunk.choices:
-            ch = choices.get(choice.index)  # type: ignore[arg-type]
-            if ch is None:
-                known = False
-                break
-            delta = choice.delta
-            if delta is not None and delta.tool_calls:
-                calls = ch.tool_calls
-                for tc in delta.tool_calls:
-                    if tc.index not in calls:
-                        known = False
-                        break
-        if known:
-            return
-        new_choices: set[int] = set()
-        for n, choice in enumerate(chunk.choices):
-            index = 0 if choice.index is None else choice.index
-            if index < 0:
-                raise SchemaError(f"chunk.choices[{n}].index", "a non-negative integer", index)
-            ch = self._choices.get(index)
-            if ch is None:
-                new_choices.add(index)
-            delta = choice.delta
-            if delta is None or not delta.tool_calls:
-                continue
-            new_calls: set[Any] = set()
-            for t, tc in enumerate(delta.tool_calls):
-                if tc.index is None:
-                    # Inferred later: a new id, or a name without an id, may start a new call.
-                    known = ch is not None and tc.id is not None and tc.id in ch.tool_ids
-                    if not known and (tc.id or (tc.function is not None and tc.function.name)):
-                        new_calls.add(("inferred", t))
-                elif tc.index < 0:
-                    raise SchemaError(
-                        f"chunk.choices[{n}].delta.tool_calls[{t}].index",
-                        "a non-negative integer",
-                        tc.index,
-                    )
-                elif ch is None or tc.index not in ch.tool_calls:
-                    new_calls.add(tc.index)
-            existing = 0 if ch is None else len(ch.tool_calls)
-            limit = self.max_tool_calls
-            if limit is not None and existing + len(new_calls) > limit:
-                raise _LimitExceeded(
-                    f"choice {index} has more than max_tool_calls ({limit}) tool calls"
-                )
-        limit = self.max_choices
-        if limit is not None and new_choices and len(self._choices) + len(new_choices) > limit:
-            raise _LimitExceeded(f"more than max_choices ({limit}) choices")
-
-    def _accumulate(self, chunk: ChatCompletionChunk, raw: dict[str, Any], offset: int) -> None:
-        self._seq += 1
-        self._snap = None
-        empty = [k for k in ("id", "model", "object") if not raw.get(k)]
-        if empty:
-            self._note(
-                "empty-chunk-identity",
-                f"chunk with empty or missing {', '.join(empty)}",
-                offset=offset,
-            )
-        if chunk.object and chunk.object != CHUNK_OBJECT:
-            self._note(
-                "unexpected-chunk-object", f"chunk with object {chunk.object!r}", offset=offset
-            )
-        if chunk.id and self._id is None:
-            self._id = chunk.id
-        if chunk.model and self._model is None:
-            self._model = chunk.model
-        if chunk.created and self._created is None:
-            self._created = chunk.created
-        if chunk.usage is not None:
-            self._usage = chunk.usage
-        if chunk.system_fingerprint is not None:
-            self._fingerprint = chunk.system_fingerprint
-        if chunk.service_tier is not None:
-            self._service_tier = chunk.service_tier
-        if raw.get("choices") is None:
-            self._note("missing-choices", "chunk without a choices key", offset=offset)
-        v: JSONValue
-        for k, v in raw.items():
-            if k in _CHUNK_KNOWN or k in _IGNORED_TOP or v is None:
-                continue
-            if k in _FILTER_LISTS:
-                self._note("prompt-filter-results", f"Azure {k} in a chunk", offset=offset)
-                if type(v) is list:
-                    old = self._extra.get(k)
-                    if type(old) is list:
-                        old.extend(v)
-                    else:
-                        self._extra[k] = list(v)
-                    continue
-            self._extra[k] = v
-        seq = self._seq
-        for n, choice in enumerate(chunk.choices):
-            self._accumulate_choice(choice, n, seq, offset)
-        changes = self._changes
-        if changes:
-            # One link per chunk that extended a text; earlier chunks keep the marks of their time.
-            mark = self._mark
-            if type(mark) is tuple and mark[2] < _CHAIN - 1:  # _link's common case, inline
-                self._mark = (mark, changes, mark[2] + 1)
-            else:
-                self._mark = _link(mark, changes)
-            self._changes = []
-
-    def _accumulate_choice(self, choice: ChunkChoice, n: int, seq: int, offset: int) -> None:
-        index = choice.index
-        if index is None:
-            self._note(
-                "missing-choice-index", f"choices[{n}] has no index; 0 assumed", offset=offset
-            )
-            index = 0
-        ch = self._choices.get(index)
-        if ch is None:
-            ch = self._choices[index] = _ChoiceAcc(index)
-        ch.cache = None
-        raw = choice._raw  # pyright: ignore[reportPrivateUsage]
-        v: JSONValue
-        for k, v in raw.items():
-            if k not in _CHOICE_KNOWN and v is not None:
-                ch.extra[k] = v
-        delta = choice.delta
-        if delta is None:
-            filt = [k for k in raw if k.startswith("content_filter")]
-            self._note(
-                "choice-without-delta",
-                f"choice {index} has no delta" + (f" (only {', '.join(filt)})" if filt else ""),
-                offset=offset,
-            )
-        else:
-            self._accumulate_delta(ch, delta, n, seq, offset)
-        lp = choice.logprobs
-        if lp is not None:
-            acc = ch.logprobs
-            if acc is None:
-                acc = ch.logprobs = {"content": None, "refusal": None}
-            for k, v in lp._raw.items():  # pyright: ignore[reportPrivateUsage]
-                if v is None:
-                    continue
-                if type(v) is list and k in ("content", "refusal"):
-                    old = acc.get(k)
-                    if old is None:
-                        acc[k] = list(v)
-                    else:
-                        old.extend(v)
-                else:
-                    acc[k] = v
-        if choice.finish_reason is not None:
-            ch.finish_reason = choice.finish_reason
-
-    def _accumulate_delta(
-        self, ch: _ChoiceAcc, delta: ChoiceDelta, n: int, seq: int, offset: int
-    ) -> None:
-        if delta.role is not None:
-            if ch.role is None:
-                ch.role = delta.role
-                if delta.role != "assistant":
-                    self._note(
-                        "unexpected-role",
-                        f"choice {ch.index}: streamed role {delta.role!r}, not 'assistant'; kept",
-                        offset=offset,
-                    )
-            elif delta.role != ch.role:
-                self._note(
-                    "role-changed",
-                    f"choice {ch.index}: role {delta.role!r} after {ch.role!r}; first kept",
-                    offset=offset,
-                )
-        if delta.content is not None:
-            if ch.content is None:
-                ch.content = Text(delta.content)
-            else:
-                ch.content.append(delta.content)
-            self._changes.append((ch.index, _CONTENT, ch.content.length))
-        if delta.refusal is not None:
-            ch.refusal = _grown(ch.refusal, delta.refusal)
-        if delta.reasoning_content is not None:
-            self._note_reasoning("reasoning_content", offset)
-            ch.reasoning_content = _grown(ch.reasoning_content, delta.reasoning_content)
-        if delta.reasoning is not None:
-            self._note_reasoning("reasoning", offset)
-            ch.reasoning = _grown(ch.reasoning, delta.reasoning)
-        if delta.reasoning_details is not None:
-            self._note_reasoning("reasoning_details", offset)
-            if ch.reasoning_details is None:
-                ch.reasoning_details = list(delta.reasoning_details)
-            else:
-                ch.reasoning_details.extend(delta.reasoning_details)
-        if delta.tool_calls:
-            for t, tc in enumerate(delta.tool_calls):
-                self._accumulate_tool_call(ch, tc, n, t, seq, offset)
-        fc = delta.function_call
-        if fc is not None:
-            ch.has_function_call = True
-            if fc.name:
-                if not ch.function_name:
-                    ch.function_name = fc.name
-                elif fc.name != ch.function_name:
-                    self._note(
-                        "function-name-changed",
-                        f"choice {ch.index}: function_call.name {fc.name!r} after "
-                        f"{ch.function_name!r}; first kept",
-                        offset=offset,
-                    )
-            if fc.arguments:
-                ch.function_args.append(fc.arguments)
-        raw = delta._raw  # pyright: ignore[reportPrivateUsage]
-        for k in raw:
-            if k not in _DELTA_KNOWN:
-                _merge_into(ch.msg_extra, {k: v for k, v in raw.items() if k not in _DELTA_KNOWN})
-                break
-
-    def _note_reasoning(self, name: str, offset: int) -> None:
-        if name not in self._reasoning_noted:
-            self._reasoning_noted.add(name)
-            self._note(
-                "reasoning-field",
-                f"reasoning sent as delta.{name} (not an OpenAI field); kept under that name",
-                offset=offset,
-            )
-
-    def _accumulate_tool_call(
-        self, ch: _ChoiceAcc, tc: ToolCallDelta, n: int, t: int, seq: int, offset: int
-    ) -> None:
-        index = tc.index
-        if index is None:
-            index = self._infer_tool_index(ch, tc, n, t, offset)
-        acc = ch.tool_calls.get(index)
-        if acc is None:
-            acc = ch.tool_calls[index] = _ToolCallAcc(index)
-            if index >= ch.next_tool:
-                ch.next_tool = index + 1
-        ch.last_tool = index
-        if tc.id:
-            if not acc.id:
-                acc.id = tc.id
-                ch.tool_ids.setdefault(tc.id, index)
-            elif tc.id != acc.id:
-                self._note(
-                    "tool-call-id-changed",
-                    f"choice {ch.index} tool call {index}: id {tc.id!r} after {acc.id!r}; "
-                    "first kept",
-                    offset=offset,
-                )
-        if tc.type and acc.type is None:
-            acc.type = tc.type
-        f = tc.function
-        if f is not None:
-            if f.name:
-                if not acc.name:
-                    acc.name = f.name
-                elif f.name != acc.name:
-                    self._note(
-                        "tool-call-name-changed",
-                        f"choice {ch.index} tool call {index}: name {f.name!r} after "
-                        f"{acc.name!r}; first kept",
-                        offset=offset,
-                    )
-            if f.arguments:
-                acc.args.append(f.arguments)
-                self._changes.append((ch.index, index, acc.args.length))
-        raw = tc._raw  # pyright: ignore[reportPrivateUsage]
-        for k in raw:
-            if k not in _TOOL_KNOWN:
-                _merge_into(acc.extra, {k: v for k, v in raw.items() if k not in _TOOL_KNOWN})
-                break
-
-    def _infer_tool_index(
-        self, ch: _ChoiceAcc, tc: ToolCallDelta, n: int, t: int, offset: int
-    ) -> int:
-        """Infer a missing tool-call ``index`` (Gemini's compatible endpoint omits it)."""
-        where = f"choice {ch.index}: tool_calls[{t}] has no index"
-        calls = ch.tool_calls
-        following = ch.next_tool
-        if tc.id:
-            known = ch.tool_ids.get(tc.id)
-            if known is not None:
-                self._note(
-                    "missing-tool-call-index",
-                    f"{where}; its id continues tool call {known}",
-                    offset=offset,
-                )
-                return known
-            self._note(
-                "missing-tool-call-index",
-                f"{where}; a new id starts tool call {following}",
-                offset=offset,
-            )
-            return following
-        last = None if ch.last_tool is None else calls[ch.last_tool]
-        name = tc.function.name if tc.function is not None else None
-        if last is None:
-            self._note(
-                "missing-tool-call-index", f"{where}; first tool call, 0 assumed", offset=offset
-            )
-            return following
-        if not name or not last.name:
-            self._note(
-                "missing-tool-call-index",
-                f"{where}; no new id or name, so it continues tool call {last.index}",
-                offset=offset,
-            )
-            return last.index
-        if name != last.name:
-            self._note(
-                "missing-tool-call-index",
-                f"{where}; a new name starts tool call {following}",
-                offset=offset,
-            )
-            return following
-        self._note(
-            "tool-call-index-ambiguous",
-            f"{where}; same name {name!r} and no id: taken as continuing tool call {last.index}",
-            offset=offset,
-        )
-        return last.index
 
 
 def _format_parser(response_format: object | None) -> tuple[bool, Callable[[Any], Any] | None]:
