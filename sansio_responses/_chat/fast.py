@@ -1,0 +1,443 @@
+"""Chat Completions fast paths: the chunks of nearly every stream, applied sooner.
+
+An optimisation beside the readable specification, the general path (:mod:`._chat.accumulate`):
+every chunk these paths take, the general path would apply to the same snapshot, with the same
+chunk object, the same accessors' values and no diagnostic; every chunk they refuse goes the
+general way, with nothing changed. Two of them, each standing for a part of the general path:
+
+* the common shape (:meth:`ChatFastPaths._common`, applied by :meth:`ChatFastPaths._grow`): one
+  choice already open whose delta only extends its content and/or the arguments of tool calls
+  already open. It stands for :meth:`ChatAccumulator._check_chunk` (nothing new is opened, so no
+  limit or index can fail), :meth:`ChatAccumulator._accumulate` (identity fields: the first
+  non-empty kept; ``system_fingerprint``/``service_tier``: the last non-null), its
+  ``_accumulate_choice`` (unmodelled choice fields: the last non-null value kept;
+  ``finish_reason``: the last non-null), ``_accumulate_delta`` (``content`` concatenated; a role
+  equal to the choice's: ignored) and ``_accumulate_tool_call`` (``arguments`` concatenated; an id,
+  type or name equal to the call's: ignored), and for :func:`hot_chunk`, the chunk's constructor.
+* the shape templates (:meth:`ChatFastPaths._templated`, learnt by :meth:`ChatFastPaths._learn`,
+  with the machinery of :mod:`._chat.shape`): a chunk whose text repeats a chunk the common path
+  took, but for its content (or its one tool call's arguments) and its ``obfuscation``. It stands
+  for the JSON decoder and the common path's checks: by the JSON grammar such a chunk decodes to
+  the same dict but for those strings, and the state it was checked against cannot have changed.
+
+tests/test_hot_paths.py (the common shape, and every near miss of it), tests/test_shape.py (the
+templates, with edited chunks) and tests/test_chat_fuzz.py (arbitrary bodies) run each stream
+twice, with and without these paths (``_HOT = False``), and require the same events, snapshots,
+diagnostics and errors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from .._base import BIG_EVENT_DATA
+from .._responses.accumulate import Text
+from .accumulate import CHAIN, CONTENT, IGNORED_TOP, ChatAccumulator, ChoiceAcc, link
+from .models import (
+    CHUNK_OBJECT,
+    ChatCompletionChunk,
+    ChoiceDelta,
+    ChoiceDeltaTwin,
+    ChunkChoice,
+    ChunkChoiceTwin,
+    ChunkTwin,
+    ToolCallDelta,
+    new_object,
+    tool_call_delta,
+)
+from .shape import Template, learn, match
+
+__all__ = ["ChatFastPaths"]
+
+_TOOL_KNOWN = ToolCallDelta._KNOWN  # pyright: ignore[reportPrivateUsage]
+_TOP_COMMON = ChatCompletionChunk._KNOWN | IGNORED_TOP  # pyright: ignore[reportPrivateUsage]
+_CHOICE_KNOWN = ChunkChoice._KNOWN  # pyright: ignore[reportPrivateUsage]
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
+# The most shape templates a stream keeps (one per choice and tool call being streamed, as
+# with n > 1 or parallel tool calls): each chunk that no template matches tries them all.
+_MAX_TEMPLATES = 4
+
+
+def _raw_chunk(fields: Any, text: str, obf: str | None = None) -> dict[str, Any]:
+    """The wire dict of a templated chunk (see ChatCompletionsStream._learn): the template's
+    dicts, copied, with these strings (the content, or a tool call's arguments, and the
+    padding). The same keys in the same order as the JSON decoder's."""
+    raw_delta = fields[5].copy()
+    if fields[2] is None:
+        raw_delta["content"] = text
+    else:
+        f = fields[7].copy()
+        f["arguments"] = text
+        tc = fields[6].copy()
+        tc["function"] = f
+        raw_delta["tool_calls"] = [tc]
+    c = fields[4].copy()
+    c["delta"] = raw_delta
+    d: dict[str, Any] = fields[3].copy()
+    d["choices"] = [c]
+    if obf is not None:
+        d["obfuscation"] = obf
+    return d
+
+
+class ChatFastPaths(ChatAccumulator):
+    """The common-shape path and the shape templates (see the module docstring): each applies a
+    chunk exactly as the general path of :class:`ChatAccumulator` would, or declines it unchanged.
+
+    The state declared here is set by :class:`ChatCompletionsStream`'s ``__init__``.
+    """
+
+    _tpls: list[Template]  # the templates, newest first (at most _MAX_TEMPLATES)
+    _tpl_on: bool  # whether templates are learnt (only with the decoders they were proven for)
+    _tpl_learnt: int  # attempts to learn one (bounded, see _learn)
+    _view_of: Callable[..., Any]  # the stream's bound _view: every chunk holds a partial of it
+
+    def _common(self, d: dict[str, Any]) -> ChatCompletionChunk | None:
+        """Build and accumulate the chunk *d* if it has the common shape; else None, unchanged.
+
+        The common shape: one choice already open, whose delta only extends its content and/or
+        the arguments of tool calls already open (an identical repeat of its role, or of a tool
+        call's id, type or name, is allowed); a complete identity (``id``, ``model``, ``object``
+        ``chat.completion.chunk``); at the top level and in the delta, no other field than the
+        modelled ones and ``obfuscation`` (the choice may have unmodelled fields, such as Azure's
+        ``content_filter_results``: kept as :meth:`_accumulate` keeps them); no usage, logprobs,
+        refusal, reasoning or legacy function call. Such a chunk can neither
+        fail nor record a diagnostic. Everything is checked before anything is changed; then the
+        chunk is applied as :meth:`_accumulate` would (same order, same results) and built as
+        :func:`hot_chunk` would. Anything else returns None and goes the general way.
+        """
+        # One function, not hot_chunk + a check + _accumulate: each value is read and
+        # type-checked once, and no call is made per nested object.
+        get = d.get
+        raw_choices: Any = get("choices")
+        if raw_choices.__class__ is not list or len(raw_choices) != 1:
+            return None
+        c = raw_choices[0]
+        if c.__class__ is not dict:
+            return None
+        cget = c.get
+        index = cget("index")
+        if index.__class__ is not int:
+            return None
+        ch = self._choices.get(index)
+        raw_delta = cget("delta")
+        finish = cget("finish_reason")
+        cid = get("id")
+        kind = get("object")
+        created = get("created")
+        model = get("model")
+        fingerprint = get("system_fingerprint")
+        tier = get("service_tier")
+        if (
+            ch is None
+            or raw_delta.__class__ is not dict
+            or (finish is not None and finish.__class__ is not str)
+            or cget("logprobs") is not None
+            or not cid
+            or cid.__class__ is not str
+            or not model
+            or model.__class__ is not str
+            or kind != CHUNK_OBJECT
+            or get("usage") is not None
+            or (created is not None and created.__class__ is not int)
+            or (fingerprint is not None and fingerprint.__class__ is not str)
+            or (tier is not None and tier.__class__ is not str)
+            or not d.keys() <= _TOP_COMMON
+        ):
+            return None
+        extras = None
+        if not c.keys() <= _CHOICE_KNOWN:
+            # Unmodelled choice fields (Azure's content_filter_results): kept as they come.
+            extras = [(k, v) for k, v in c.items() if k not in _CHOICE_KNOWN and v is not None]
+        role = content = None
+        tool_calls: list[ToolCallDelta] | None
+        raw_calls = tool_calls = None
+        for k, v in raw_delta.items():
+            if v is None:
+                continue  # a null field, modelled or not, adds nothing
+            if k == "content":
+                if v.__class__ is not str:
+                    return None
+                content = v
+            elif k == "tool_calls":
+                if v.__class__ is not list:
+                    return None
+                raw_calls = v
+            elif k == "role":
+                if v != ch.role:  # also rejects a non-string
+                    return None
+                role = v
+            else:
+                return None
+        if raw_calls is not None:
+            calls = ch.tool_calls
+            tool_calls = []
+            for tc in raw_calls:
+                if tc.__class__ is not dict:
+                    return None
+                tget = tc.get
+                t = tget("index")
+                if t.__class__ is not int:
+                    return None
+                acc = calls.get(t)
+                tc_id = tget("id")
+                tc_type = tget("type")
+                f = tget("function")
+                # An id, type or name may only repeat what the call has (or be empty).
+                if (
+                    acc is None
+                    or not tc.keys() <= _TOOL_KNOWN
+                    or (
+                        tc_id is not None
+                        and (tc_id.__class__ is not str or (tc_id and tc_id != acc.id))
+                    )
+                    or (
+                        tc_type is not None
+                        and (tc_type.__class__ is not str or (tc_type and acc.type is None))
+                    )
+                ):
+                    return None
+                name = arguments = None
+                if f is not None:
+                    if f.__class__ is not dict:
+                        return None
+                    name = f.get("name")
+                    arguments = f.get("arguments")
+                    if (
+                        name is not None
+                        and (name.__class__ is not str or (name and name != acc.name))
+                    ) or (arguments is not None and arguments.__class__ is not str):
+                        return None
+                call = tool_call_delta(t, tc_id, tc_type, f, name, arguments, tc)
+                tool_calls.append(call)
+        chunk = self._grow(
+            d, c, raw_delta, ch, index, role, content, tool_calls, finish, cid, kind, created,
+            model, fingerprint, tier,
+        )  # fmt: skip
+        if extras:
+            for k, v in extras:
+                ch.extra[k] = v
+        return chunk
+
+    def _grow(
+        self,
+        d: dict[str, Any],
+        c: dict[str, Any],
+        raw_delta: dict[str, Any],
+        ch: ChoiceAcc,
+        index: int,
+        role: str | None,
+        content: str | None,
+        tool_calls: list[ToolCallDelta] | None,
+        finish: str | None,
+        cid: str,
+        kind: str,
+        created: int | None,
+        model: str,
+        fingerprint: str | None,
+        tier: str | None,
+    ) -> ChatCompletionChunk:
+        """Apply and build a chunk of the common shape, checked by :meth:`_common` or matched by
+        a template (:meth:`_templated`): what :meth:`_accumulate` and :func:`hot_chunk` do for
+        it, in the same order, with the values already read."""
+        delta = new_object(ChoiceDeltaTwin)
+        delta.role = role
+        delta.content = content
+        delta.refusal = None
+        delta.tool_calls = tool_calls
+        delta.function_call = None
+        delta.reasoning_content = None
+        delta.reasoning = None
+        delta.reasoning_details = None
+        delta._raw = raw_delta
+        delta.__class__ = ChoiceDelta
+        choice = new_object(ChunkChoiceTwin)
+        choice.index = index
+        choice.delta = delta
+        choice.logprobs = None
+        choice.finish_reason = finish
+        choice._raw = c
+        choice.__class__ = ChunkChoice
+        # Applied from here on: what _accumulate does for this shape, in the same order.
+        self._seq += 1
+        self._snap = None
+        if self._id is None:
+            self._id = cid
+        if self._model is None:
+            self._model = model
+        if created and self._created is None:
+            self._created = created
+        if fingerprint is not None:
+            self._fingerprint = fingerprint
+        if tier is not None:
+            self._service_tier = tier
+        ch.cache = None
+        mark = self._mark
+        changes = None
+        if content is not None:
+            text = ch.content
+            if text is None:
+                text = ch.content = Text(content)
+            else:
+                text.append(content)
+            changes = [(index, CONTENT, text.length)]
+        if tool_calls:
+            for call in tool_calls:
+                t: int = call.index  # type: ignore[assignment]  # an int: _common checked it
+                ch.last_tool = t
+                f = call.function
+                if f is not None and f.arguments:
+                    args = ch.tool_calls[t].args
+                    args.append(f.arguments)
+                    if changes is None:
+                        changes = []
+                    changes.append((index, t, args.length))
+        if finish is not None:
+            ch.finish_reason = finish
+        if changes is not None:
+            if type(mark) is tuple and mark[2] < CHAIN - 1:  # _link's common case, inline
+                mark = self._mark = (mark, changes, mark[2] + 1)
+            else:
+                mark = self._mark = link(mark, changes)
+        chunk = new_object(ChunkTwin)
+        chunk.id = cid
+        chunk.object = kind
+        chunk.created = created
+        chunk.model = model
+        chunk.choices = [choice]
+        chunk.usage = None
+        chunk.system_fingerprint = fingerprint
+        chunk.service_tier = tier
+        chunk._raw = d
+        # The chunk's accessors read the lengths as of now: held by the chunk, not the stream.
+        chunk._view = partial(self._view_of, mark)
+        chunk.__class__ = ChatCompletionChunk
+        return chunk  # type: ignore[no-any-return]
+
+    def _templated(self, text: str) -> ChatCompletionChunk | None:
+        """Apply and build the chunk *text* if a template matches it (and the state is one in
+        which :meth:`_common` would take it); else None, unchanged.
+
+        What :meth:`_common` checks, the template stands for: the same fields with the same
+        values around the strings, and a state that cannot have changed since (a choice or a
+        tool call, once open, is never removed; a choice's role is set once).
+        """
+        for tpl in self._tpls:
+            found = match(tpl, text)
+            if found is not None:
+                break
+        else:
+            return None
+        fields = tpl.fields
+        index, role, t, _, _, _, _, _, cid, kind, created, model, fingerprint, tier, extras = fields
+        ch = self._choices[index]
+        value = found[0]
+        d = _raw_chunk(fields, value, found[1])
+        c = d["choices"][0]
+        raw_delta = c["delta"]
+        if t is None:
+            chunk = self._grow(
+                d, c, raw_delta, ch, index, role, value, None, None, cid, kind, created, model,
+                fingerprint, tier,
+            )  # fmt: skip
+        else:
+            tc = raw_delta["tool_calls"][0]
+            calls = [tool_call_delta(t, None, None, tc["function"], None, value, tc)]
+            chunk = self._grow(
+                d, c, raw_delta, ch, index, role, None, calls, None, cid, kind, created, model,
+                fingerprint, tier,
+            )  # fmt: skip
+        if extras:
+            # The template's own values, shared by its chunks: nothing ever changes them (every
+            # accessor hands out copies).
+            for k in extras:
+                ch.extra[k] = c[k]
+        return chunk
+
+    def _learn(self, data: str | bytes | bytearray, d: dict[str, Any]) -> None:
+        """Make the template of the chunk *d* just applied by :meth:`_common`, if it has a shape
+        one can describe (see :mod:`._shape`): its content, or the arguments of its one tool call
+        (which names no id, type or function name), and its ``obfuscation`` vary; every other
+        value is a constant scalar, or the value of an unmodelled choice field (Azure's
+        ``content_filter_results``), which chunks can share since no accessor hands it out
+        uncopied; the choice has no finish reason.
+
+        Attempts are bounded: 8, then one per 64 chunks, so a stream whose chunks never repeat
+        pays nearly nothing for them.
+        """
+        c = d["choices"][0]
+        raw_delta = c["delta"]
+        if c.get("finish_reason") is not None or len(data) > BIG_EVENT_DATA:
+            return  # (a template holds the text: only small ones are kept)
+        tc = f = t = None
+        text = raw_delta.get("content")
+        key = "content"
+        if text.__class__ is not str:
+            calls = raw_delta.get("tool_calls")
+            if calls.__class__ is not list or len(calls) != 1:
+                return
+            tc = calls[0]
+            f = tc.get("function")
+            if f.__class__ is not dict:
+                return
+            text = f.get("arguments")
+            if text.__class__ is not str:
+                return
+            t = tc["index"]
+            key = "arguments"
+            for k, v in tc.items():
+                if k != "function" and k != "index" and v is not None:
+                    return  # an id or a type: _common compares it with the call's
+            for k, v in f.items():
+                if k != "arguments" and v is not None:
+                    return  # a name: likewise
+        for k, v in raw_delta.items():
+            if k != key and v is not None and k != "role" and (tc is None or k != "tool_calls"):
+                return  # (a role is a string equal to the choice's: _common checked it)
+        extras: list[str] = []
+        for k, v in c.items():
+            if k in _CHOICE_KNOWN:
+                if k != "delta" and v.__class__ not in _SCALARS:
+                    return
+            elif v is not None:
+                extras.append(k)  # an unmodelled field: its value is shared, never changed
+        for k, v in d.items():
+            if k != "choices" and v.__class__ not in _SCALARS:
+                return
+        self._tpl_learnt += 1
+        index = c["index"]
+        fields = (
+            index,
+            raw_delta.get("role"),
+            t,
+            dict(d),
+            dict(c),
+            dict(raw_delta),
+            None if tc is None else dict(tc),
+            None if f is None else dict(f),
+            d["id"],
+            d["object"],
+            d.get("created"),
+            d["model"],
+            d.get("system_fingerprint"),
+            d.get("service_tier"),
+            tuple(extras),
+        )
+        obf: Any = d.get("obfuscation")
+        if obf.__class__ is str:
+            keys: tuple[str, ...] = (key, "obfuscation")
+            values: tuple[str, ...] = (text, obf)
+        else:
+            keys, values = (key,), (text,)
+        text = data if isinstance(data, str) else data.decode("utf-8", "replace")
+        tpl = learn(text, keys, values, partial(_raw_chunk, fields), self._loads)
+        if tpl is not None:
+            tpl.fields = fields
+            # One template per choice and tool call: the newest first, the oldest dropped.
+            kept = [x for x in self._tpls if x.fields[0] != index or x.fields[2] != t]
+            self._tpls = [tpl, *kept[: _MAX_TEMPLATES - 1]]
