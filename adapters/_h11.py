@@ -1,7 +1,7 @@
 """HTTP/1.1 over h11 for the adapters that own their sockets (trio and plain sockets).
 
 :class:`H11Exchange` turns a sans-IO :class:`~sansio_responses.Request` into request bytes and the
-bytes read back into calls on an :class:`~sansio_responses._http.exchange.Exchange` (head, body chunks,
+bytes read back into calls on an :class:`~sansio_responses.Exchange` (head, body chunks,
 end, dropped connection). h11 handles the framing: ``Content-Length`` and chunked bodies (RFC 9112
 sections 6 and 7), and reading until close when neither is given. Each exchange uses its own
 connection with ``Connection: close`` (RFC 9112 section 9.6): a stream is one long response, so
@@ -21,11 +21,12 @@ from typing import Any
 
 import h11
 
-from sansio_responses._errors import RemoteProtocolError, excerpt
-from sansio_responses._http.exchange import READ_SIZE, ConnectionDropped, Exchange, send_headers
-from sansio_responses._http.requests import Request
+from sansio_responses import ConnectionDropped, Exchange, RemoteProtocolError, Request, send_headers
 
-__all__ = ["MAX_HEAD_SIZE", "H11Exchange", "default_ssl_context"]
+__all__ = ["MAX_HEAD_SIZE", "READ_SIZE", "H11Exchange", "default_ssl_context"]
+
+READ_SIZE = 65536
+"""Bytes asked for per read from the socket, and the most bytes one decompression step gives."""
 
 MAX_HEAD_SIZE = 64 * 1024
 """The most bytes of a response head (status line and headers) buffered before it is complete."""
@@ -123,7 +124,7 @@ class H11Exchange:
                     message = f"invalid HTTP/1.1 response from {self._where}: {exc}"
                 error = ConnectionDropped(message)
                 error.__cause__ = RemoteProtocolError(
-                    message, excerpt=excerpt(bytes(data[:120]).decode("latin-1"))
+                    message, excerpt=repr(bytes(data[:120]).decode("latin-1"))
                 )
                 self._x.on_error(error)
                 return

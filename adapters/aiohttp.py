@@ -22,8 +22,9 @@ from typing import Any
 import aiohttp
 from multidict import CIMultiDict, CIMultiDictProxy
 
-from sansio_responses._http import exchange as t  # pyright: ignore[reportPrivateUsage]
-from sansio_responses._http.requests import SENSITIVE_HEADERS, Request
+import sansio_responses as sr
+
+from ._events import AsyncEventIterator, S
 
 __all__ = ["EventStream", "open_stream"]
 
@@ -50,7 +51,8 @@ def _redact(exc: BaseException) -> None:
         return
     info = exc.request_info
     headers = CIMultiDict(
-        (k, "<redacted>" if k.lower() in SENSITIVE_HEADERS else v) for k, v in info.headers.items()
+        (k, "<redacted>" if k.lower() in sr.SENSITIVE_HEADERS else v)
+        for k, v in info.headers.items()
     )
     exc.request_info = aiohttp.RequestInfo(
         info.url, info.method, CIMultiDictProxy(headers), info.real_url
@@ -69,12 +71,12 @@ def _protocol_error(response: aiohttp.ClientResponse) -> BaseException | None:
     return fault
 
 
-class EventStream(t.AsyncEventIterator[t.S]):
+class EventStream(AsyncEventIterator[S]):
     """The events of one stream, read through aiohttp as the consumer iterates. ``stream`` is the
     core stream; see :class:`StreamHandle` for ``status_code``, ``headers``, ``resumes`` and
     ``retries``."""
 
-    def __init__(self, x: t.Exchange[t.S], session: aiohttp.ClientSession,
+    def __init__(self, x: sr.Exchange[S], session: aiohttp.ClientSession,
                  connect_timeout: float | None, idle_timeout: float | None) -> None:  # fmt: skip
         self._x, self._session = x, session
         self._connect_timeout, self._idle_timeout = connect_timeout, idle_timeout
@@ -84,7 +86,7 @@ class EventStream(t.AsyncEventIterator[t.S]):
         request = self._x.request
         try:
             if self._x.state == "connect":
-                await self.aclose()
+                await self._disconnect()
                 if self._x.delay:  # a retry's backoff; the exchange kept it inside the deadline
                     await asyncio.sleep(self._x.delay)
                 await self._open(self._x.begin())
@@ -111,27 +113,27 @@ class EventStream(t.AsyncEventIterator[t.S]):
                     self._x.on_data(salvaged)
                 raise
         except (aiohttp.ClientError, asyncio.TimeoutError) as exc:
-            await self.aclose()
+            await self._disconnect()
             self._x.on_error(self._failure(exc, request))
             return
         if chunk:
             self._x.on_data(chunk)
         else:
-            await self.aclose()
+            await self._disconnect()
             self._x.on_end()
 
-    def _failure(self, exc: Exception, request: Request[Any]) -> t.TransportError:
+    def _failure(self, exc: Exception, request: sr.Request[Any]) -> sr.TransportError:
         _redact(exc)
         if isinstance(exc, aiohttp.ConnectionTimeoutError):
             return self._x.timed_out("connect-timeout", self._connect_timeout)
         if isinstance(exc, aiohttp.ClientConnectorError):
-            return t.failure("connect", request, cause=exc)
+            return sr.failure("connect", request, cause=exc)
         # asyncio.TimeoutError, not the builtin: they differ before Python 3.11.
         if isinstance(exc, asyncio.TimeoutError):  # sock_read or our own timer expired
             return self._x.timed_out("idle", self._idle_timeout)
-        return t.failure("dropped", request, cause=exc)
+        return sr.failure("dropped", request, cause=exc)
 
-    async def _open(self, request: Request[Any]) -> None:
+    async def _open(self, request: sr.Request[Any]) -> None:
         # sock_read restarts with every read that brings bytes: the idle timeout for the head.
         # The whole request (connect, send, head) also runs under the total deadline.
         # (limit() last for sock_read: timed_out() then tells an idle from a total timeout.)
@@ -142,14 +144,14 @@ class EventStream(t.AsyncEventIterator[t.S]):
         )
         self._response = await asyncio.wait_for(
             self._session.request(
-                request.method, request.url, headers=t.send_headers(request), data=request.body,
+                request.method, request.url, headers=sr.send_headers(request), data=request.body,
                 timeout=timeout, allow_redirects=False,  # a 3xx is an APIStatusError
             ),
             total,
         )  # fmt: skip
         self._x.on_head(self._response.status, self._response.raw_headers)
 
-    async def aclose(self) -> None:
+    async def _disconnect(self) -> None:
         """Close the connection (idempotent); the session stays open."""
         if self._response is not None:
             self._response.close()
@@ -158,17 +160,17 @@ class EventStream(t.AsyncEventIterator[t.S]):
 
 @contextlib.asynccontextmanager
 async def open_stream(
-    request: Request[t.S],
+    request: sr.Request[S],
     session: aiohttp.ClientSession | None = None,
     *,
-    connect_timeout: float | None = t.DEFAULT_CONNECT_TIMEOUT,
-    idle_timeout: float | None = t.DEFAULT_IDLE_TIMEOUT,
+    connect_timeout: float | None = sr.DEFAULT_CONNECT_TIMEOUT,
+    idle_timeout: float | None = sr.DEFAULT_IDLE_TIMEOUT,
     total_timeout: float | None = None,
-    max_retries: int = t.DEFAULT_MAX_RETRIES,
-    retry_policy: t.RetryPolicy | None = None,
-    max_resume_attempts: int = t.DEFAULT_MAX_RESUME_ATTEMPTS,
+    max_retries: int = sr.DEFAULT_MAX_RETRIES,
+    retry_policy: sr.RetryPolicy | None = None,
+    max_resume_attempts: int = sr.DEFAULT_MAX_RESUME_ATTEMPTS,
     stream_options: Mapping[str, Any] | None = None,
-) -> AsyncGenerator[EventStream[t.S], None]:
+) -> AsyncGenerator[EventStream[S], None]:
     """Send *request* with *session* (a new ``aiohttp.ClientSession`` when ``None``, closed on
     exit) and yield an async iterator of its events.
 
@@ -180,17 +182,12 @@ async def open_stream(
     (``RetryPolicy``; *retry_policy* replaces it whole). A dropped or truncated background
     response is resumed (see ``ResumePolicy``). The connection is closed on leaving the block.
     """
-    x = t.Exchange(
+    x = sr.Exchange(
         request, max_resume_attempts=max_resume_attempts, stream_options=stream_options,
         max_retries=max_retries, retry_policy=retry_policy, total_timeout=total_timeout,
     )  # fmt: skip
     async with contextlib.AsyncExitStack() as owned:
         if session is None:
             session = await owned.enter_async_context(aiohttp.ClientSession())
-        events = EventStream(x, session, connect_timeout, idle_timeout)
-        try:
-            await events._start()  # pyright: ignore[reportPrivateUsage]
+        async with EventStream(x, session, connect_timeout, idle_timeout) as events:
             yield events
-        finally:
-            events._exited = True  # pyright: ignore[reportPrivateUsage]
-            await events.aclose()

@@ -24,8 +24,9 @@ from typing import Any
 import anyio
 import httpx
 
-from sansio_responses._http import exchange as t  # pyright: ignore[reportPrivateUsage]
-from sansio_responses._http.requests import Request
+import sansio_responses as sr
+
+from ._events import AsyncEventIterator, S
 
 __all__ = ["EventStream", "open_stream"]
 
@@ -35,12 +36,12 @@ def _seconds(timeout: float | None) -> float:
     return math.inf if timeout is None else timeout
 
 
-class EventStream(t.AsyncEventIterator[t.S]):
+class EventStream(AsyncEventIterator[S]):
     """The events of one stream, read through ``httpx.AsyncClient`` as the consumer iterates.
     ``stream`` is the core stream; see :class:`StreamHandle` for ``status_code``, ``headers``,
     ``resumes`` and ``retries``."""
 
-    def __init__(self, x: t.Exchange[t.S], client: httpx.AsyncClient,
+    def __init__(self, x: sr.Exchange[S], client: httpx.AsyncClient,
                  connect_timeout: float | None, idle_timeout: float | None) -> None:  # fmt: skip
         self._x, self._client = x, client
         self._connect_timeout, self._idle_timeout = connect_timeout, idle_timeout
@@ -51,7 +52,7 @@ class EventStream(t.AsyncEventIterator[t.S]):
         request = self._x.request
         try:
             if self._x.state == "connect":
-                await self.aclose()
+                await self._disconnect()
                 if self._x.delay:  # a retry's backoff; the exchange kept it inside the deadline
                     await anyio.sleep(self._x.delay)
                 await self._open(self._x.begin())
@@ -63,29 +64,29 @@ class EventStream(t.AsyncEventIterator[t.S]):
             except StopAsyncIteration:
                 chunk = None
         except httpx.TransportError as exc:
-            await self.aclose()
+            await self._disconnect()
             self._x.on_error(self._failure(exc, request))
             return
         except TimeoutError:  # anyio's deadline (the builtin class on every Python version)
-            await self.aclose()
+            await self._disconnect()
             self._x.on_error(self._x.timed_out("idle", self._idle_timeout))
             return
         if chunk is None:
-            await self.aclose()
+            await self._disconnect()
             self._x.on_end()
         else:
             self._x.on_data(chunk)
 
-    def _failure(self, exc: httpx.TransportError, request: Request[Any]) -> t.TransportError:
+    def _failure(self, exc: httpx.TransportError, request: sr.Request[Any]) -> sr.TransportError:
         if isinstance(exc, (httpx.ConnectTimeout, httpx.PoolTimeout)):
             return self._x.timed_out("connect-timeout", self._connect_timeout)
         if isinstance(exc, httpx.ConnectError):
-            return t.failure("connect", request, cause=exc)
+            return sr.failure("connect", request, cause=exc)
         if isinstance(exc, httpx.TimeoutException):
             return self._x.timed_out("idle", self._idle_timeout)
-        return t.failure("dropped", request, cause=exc)
+        return sr.failure("dropped", request, cause=exc)
 
-    async def _open(self, request: Request[Any]) -> None:
+    async def _open(self, request: sr.Request[Any]) -> None:
         # The connect, the send and the head together run under the total deadline; httpx bounds
         # the connect (and the pool wait, part of getting a connection) and the head's reads.
         # (limit() last for the read timeout: timed_out() then tells an idle from a total one.)
@@ -93,7 +94,7 @@ class EventStream(t.AsyncEventIterator[t.S]):
         connect = self._x.limit(self._connect_timeout)
         timeout = httpx.Timeout(self._x.limit(self._idle_timeout), connect=connect, pool=connect)
         outgoing = self._client.build_request(
-            request.method, request.url, headers=t.send_headers(request), content=request.body,
+            request.method, request.url, headers=sr.send_headers(request), content=request.body,
             timeout=timeout,
         )  # fmt: skip
         with anyio.fail_after(_seconds(total)):
@@ -103,7 +104,7 @@ class EventStream(t.AsyncEventIterator[t.S]):
         self._chunks = self._response.aiter_bytes()
         self._x.on_head(self._response.status_code, self._response.headers.raw)
 
-    async def aclose(self) -> None:
+    async def _disconnect(self) -> None:
         """Close the body iterator and the response (idempotent; works inside a cancelled scope);
         the client stays open."""
         chunks, self._chunks = self._chunks, None
@@ -118,17 +119,17 @@ class EventStream(t.AsyncEventIterator[t.S]):
 
 @contextlib.asynccontextmanager
 async def open_stream(
-    request: Request[t.S],
+    request: sr.Request[S],
     client: httpx.AsyncClient | None = None,
     *,
-    connect_timeout: float | None = t.DEFAULT_CONNECT_TIMEOUT,
-    idle_timeout: float | None = t.DEFAULT_IDLE_TIMEOUT,
+    connect_timeout: float | None = sr.DEFAULT_CONNECT_TIMEOUT,
+    idle_timeout: float | None = sr.DEFAULT_IDLE_TIMEOUT,
     total_timeout: float | None = None,
-    max_retries: int = t.DEFAULT_MAX_RETRIES,
-    retry_policy: t.RetryPolicy | None = None,
-    max_resume_attempts: int = t.DEFAULT_MAX_RESUME_ATTEMPTS,
+    max_retries: int = sr.DEFAULT_MAX_RETRIES,
+    retry_policy: sr.RetryPolicy | None = None,
+    max_resume_attempts: int = sr.DEFAULT_MAX_RESUME_ATTEMPTS,
     stream_options: Mapping[str, Any] | None = None,
-) -> AsyncGenerator[EventStream[t.S], None]:
+) -> AsyncGenerator[EventStream[S], None]:
     """Send *request* with *client* (a new ``httpx.AsyncClient`` when ``None``, closed on exit)
     and yield an async iterator of its events; runs on asyncio and on trio (anyio).
 
@@ -141,17 +142,12 @@ async def open_stream(
     truncated background response is resumed (see ``ResumePolicy``). The response is closed on
     leaving the block, also when it is cancelled.
     """
-    x = t.Exchange(
+    x = sr.Exchange(
         request, max_resume_attempts=max_resume_attempts, stream_options=stream_options,
         max_retries=max_retries, retry_policy=retry_policy, total_timeout=total_timeout,
     )  # fmt: skip
     async with contextlib.AsyncExitStack() as owned:
         if client is None:
             client = await owned.enter_async_context(httpx.AsyncClient())
-        events = EventStream(x, client, connect_timeout, idle_timeout)
-        try:
-            await events._start()  # pyright: ignore[reportPrivateUsage]
+        async with EventStream(x, client, connect_timeout, idle_timeout) as events:
             yield events
-        finally:
-            events._exited = True  # pyright: ignore[reportPrivateUsage]
-            await events.aclose()

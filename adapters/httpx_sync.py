@@ -25,8 +25,9 @@ from typing import Any
 
 import httpx
 
-from sansio_responses._http import exchange as t  # pyright: ignore[reportPrivateUsage]
-from sansio_responses._http.requests import Request
+import sansio_responses as sr
+
+from ._events import EventIterator, S
 
 __all__ = ["EventStream", "open_stream"]
 
@@ -69,12 +70,12 @@ class _Watchdog:
         self.fired = False
 
 
-class EventStream(t.EventIterator[t.S]):
+class EventStream(EventIterator[S]):
     """The events of one stream, read through httpx as the consumer iterates. ``stream`` is the
     core stream; see :class:`StreamHandle` for ``status_code``, ``headers``, ``resumes`` and
     ``retries``."""
 
-    def __init__(self, x: t.Exchange[t.S], client: httpx.Client, connect_timeout: float | None,
+    def __init__(self, x: sr.Exchange[S], client: httpx.Client, connect_timeout: float | None,
                  idle_timeout: float | None) -> None:  # fmt: skip
         self._x, self._client = x, client
         self._connect_timeout, self._idle_timeout = connect_timeout, idle_timeout
@@ -86,34 +87,34 @@ class EventStream(t.EventIterator[t.S]):
         request = self._x.request
         try:
             if self._x.state == "connect":
-                self.close()
+                self._disconnect()
                 if self._x.delay:  # a retry's backoff; the exchange kept it inside the deadline
                     time.sleep(self._x.delay)
                 self._open(self._x.begin())
             chunk = next(self._chunks, None)
         except httpx.TransportError as exc:
-            error = self._failure(exc, request)  # before close(): it resets the watchdog
-            self.close()
+            error = self._failure(exc, request)  # before _disconnect(): it resets the watchdog
+            self._disconnect()
             self._x.on_error(error)
             return
         if chunk is None:
-            self.close()
+            self._disconnect()
             self._x.on_end()
         else:
             self._x.on_data(chunk)
 
-    def _failure(self, exc: httpx.TransportError, request: Request[Any]) -> t.TransportError:
+    def _failure(self, exc: httpx.TransportError, request: sr.Request[Any]) -> sr.TransportError:
         if self._watchdog.fired or self._x.expired():  # shut down at the deadline, or timed out
             return self._x.total_failure()
         if isinstance(exc, (httpx.ConnectTimeout, httpx.PoolTimeout)):
             return self._x.timed_out("connect-timeout", self._connect_timeout)
         if isinstance(exc, httpx.ConnectError):
-            return t.failure("connect", request, cause=exc)
+            return sr.failure("connect", request, cause=exc)
         if isinstance(exc, httpx.TimeoutException):
             return self._x.timed_out("idle", self._idle_timeout)
-        return t.failure("dropped", request, cause=exc)
+        return sr.failure("dropped", request, cause=exc)
 
-    def _open(self, request: Request[Any]) -> None:
+    def _open(self, request: sr.Request[Any]) -> None:
         extensions: dict[str, Any] = {}
         left = self._x.limit(None)
         if left is not None:
@@ -123,7 +124,7 @@ class EventStream(t.EventIterator[t.S]):
         connect = self._x.limit(self._connect_timeout)
         timeout = httpx.Timeout(self._x.limit(self._idle_timeout), connect=connect, pool=connect)
         stream = self._client.stream(
-            request.method, request.url, headers=t.send_headers(request), content=request.body,
+            request.method, request.url, headers=sr.send_headers(request), content=request.body,
             timeout=timeout, extensions=extensions,
         )  # fmt: skip
         response = self._exit.enter_context(stream)
@@ -132,7 +133,7 @@ class EventStream(t.EventIterator[t.S]):
         self._chunks = response.iter_bytes()
         self._x.on_head(response.status_code, response.headers.raw)
 
-    def close(self) -> None:
+    def _disconnect(self) -> None:
         """Close the response (idempotent); the client stays open."""
         self._chunks = iter(())
         self._watchdog.disarm()
@@ -141,17 +142,17 @@ class EventStream(t.EventIterator[t.S]):
 
 @contextlib.contextmanager
 def open_stream(
-    request: Request[t.S],
+    request: sr.Request[S],
     client: httpx.Client | None = None,
     *,
-    connect_timeout: float | None = t.DEFAULT_CONNECT_TIMEOUT,
-    idle_timeout: float | None = t.DEFAULT_IDLE_TIMEOUT,
+    connect_timeout: float | None = sr.DEFAULT_CONNECT_TIMEOUT,
+    idle_timeout: float | None = sr.DEFAULT_IDLE_TIMEOUT,
     total_timeout: float | None = None,
-    max_retries: int = t.DEFAULT_MAX_RETRIES,
-    retry_policy: t.RetryPolicy | None = None,
-    max_resume_attempts: int = t.DEFAULT_MAX_RESUME_ATTEMPTS,
+    max_retries: int = sr.DEFAULT_MAX_RETRIES,
+    retry_policy: sr.RetryPolicy | None = None,
+    max_resume_attempts: int = sr.DEFAULT_MAX_RESUME_ATTEMPTS,
     stream_options: Mapping[str, Any] | None = None,
-) -> Generator[EventStream[t.S], None, None]:
+) -> Generator[EventStream[S], None, None]:
     """Send *request* with *client* (a new ``httpx.Client`` when ``None``, closed on exit) and
     yield an iterator of its events.
 
@@ -164,17 +165,12 @@ def open_stream(
     truncated background response is resumed (see ``ResumePolicy``). The response is closed on
     leaving the block.
     """
-    x = t.Exchange(
+    x = sr.Exchange(
         request, max_resume_attempts=max_resume_attempts, stream_options=stream_options,
         max_retries=max_retries, retry_policy=retry_policy, total_timeout=total_timeout,
     )  # fmt: skip
     with contextlib.ExitStack() as owned:
         if client is None:
             client = owned.enter_context(httpx.Client())
-        events = EventStream(x, client, connect_timeout, idle_timeout)
-        try:
-            events._start()  # pyright: ignore[reportPrivateUsage]
+        with EventStream(x, client, connect_timeout, idle_timeout) as events:
             yield events
-        finally:
-            events._exited = True  # pyright: ignore[reportPrivateUsage]
-            events.close()

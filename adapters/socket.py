@@ -15,20 +15,20 @@ import time
 from collections.abc import Generator, Mapping
 from typing import Any
 
-from sansio_responses._http import exchange as t  # pyright: ignore[reportPrivateUsage]
-from sansio_responses._http.requests import Request
+import sansio_responses as sr
 
-from ._h11 import H11Exchange, default_ssl_context
+from ._events import EventIterator, S
+from ._h11 import READ_SIZE, H11Exchange, default_ssl_context
 
 __all__ = ["EventStream", "open_stream"]
 
 
-class EventStream(t.EventIterator[t.S]):
+class EventStream(EventIterator[S]):
     """The events of one stream, read from a socket as the consumer iterates. ``stream`` is the
     core stream; see :class:`StreamHandle` for ``status_code``, ``headers``, ``resumes`` and
     ``retries``."""
 
-    def __init__(self, x: t.Exchange[t.S], connect_timeout: float | None,
+    def __init__(self, x: sr.Exchange[S], connect_timeout: float | None,
                  idle_timeout: float | None, ssl_context: ssl.SSLContext | None) -> None:  # fmt: skip
         self._x, self._ssl = x, ssl_context
         self._connect_timeout, self._idle_timeout = connect_timeout, idle_timeout
@@ -38,7 +38,7 @@ class EventStream(t.EventIterator[t.S]):
 
     def _step(self) -> None:
         if self._x.state == "connect":
-            self.close()
+            self._disconnect()
             if self._x.delay:  # a retry's backoff; the exchange kept it inside the deadline
                 time.sleep(self._x.delay)
             self._connect(self._x.begin())
@@ -50,18 +50,18 @@ class EventStream(t.EventIterator[t.S]):
             if self._out:  # the request, sent under the idle timeout like any other I/O
                 self._sock.sendall(self._out)
                 self._out = b""
-            data = self._sock.recv(t.READ_SIZE)
+            data = self._sock.recv(READ_SIZE)
         except TimeoutError:
             error = self._x.timed_out("idle", self._idle_timeout)
         except OSError as exc:
-            error = t.failure("dropped", self._x.request, cause=exc)
+            error = sr.failure("dropped", self._x.request, cause=exc)
         else:
             self._h.receive(data)
             return
-        self.close()
+        self._disconnect()
         self._x.on_error(error)
 
-    def _connect(self, request: Request[Any]) -> None:
+    def _connect(self, request: sr.Request[Any]) -> None:
         try:
             address = (request.host, request.port)
             self._sock = socket.create_connection(address, self._x.limit(self._connect_timeout))
@@ -71,15 +71,15 @@ class EventStream(t.EventIterator[t.S]):
         except TimeoutError:
             error = self._x.timed_out("connect-timeout", self._connect_timeout)
         except OSError as exc:
-            error = t.failure("connect", request, cause=exc)
+            error = sr.failure("connect", request, cause=exc)
         else:
             self._h = H11Exchange(self._x, request)
             self._out = self._h.request_bytes
             return
-        self.close()
+        self._disconnect()
         self._x.on_error(error)
 
-    def close(self) -> None:
+    def _disconnect(self) -> None:
         """Close the connection (idempotent)."""
         if self._sock is not None:
             self._sock.close()
@@ -88,17 +88,17 @@ class EventStream(t.EventIterator[t.S]):
 
 @contextlib.contextmanager
 def open_stream(
-    request: Request[t.S],
+    request: sr.Request[S],
     *,
-    connect_timeout: float | None = t.DEFAULT_CONNECT_TIMEOUT,
-    idle_timeout: float | None = t.DEFAULT_IDLE_TIMEOUT,
+    connect_timeout: float | None = sr.DEFAULT_CONNECT_TIMEOUT,
+    idle_timeout: float | None = sr.DEFAULT_IDLE_TIMEOUT,
     total_timeout: float | None = None,
-    max_retries: int = t.DEFAULT_MAX_RETRIES,
-    retry_policy: t.RetryPolicy | None = None,
-    max_resume_attempts: int = t.DEFAULT_MAX_RESUME_ATTEMPTS,
+    max_retries: int = sr.DEFAULT_MAX_RETRIES,
+    retry_policy: sr.RetryPolicy | None = None,
+    max_resume_attempts: int = sr.DEFAULT_MAX_RESUME_ATTEMPTS,
     stream_options: Mapping[str, Any] | None = None,
     ssl_context: ssl.SSLContext | None = None,
-) -> Generator[EventStream[t.S], None, None]:
+) -> Generator[EventStream[S], None, None]:
     """Send *request* over a new socket and yield an iterator of its events.
 
     The response head is read on entry: an HTTP error status raises its ``APIStatusError``, a 2xx
@@ -111,14 +111,9 @@ def open_stream(
     ``ssl.create_default_context()`` (certificates verified). The socket is closed on leaving
     the block.
     """
-    x = t.Exchange(
+    x = sr.Exchange(
         request, max_resume_attempts=max_resume_attempts, stream_options=stream_options,
         max_retries=max_retries, retry_policy=retry_policy, total_timeout=total_timeout,
     )  # fmt: skip
-    events = EventStream(x, connect_timeout, idle_timeout, ssl_context)
-    try:
-        events._start()  # pyright: ignore[reportPrivateUsage]
+    with EventStream(x, connect_timeout, idle_timeout, ssl_context) as events:
         yield events
-    finally:
-        events._exited = True  # pyright: ignore[reportPrivateUsage]
-        events.close()

@@ -21,20 +21,20 @@ from typing import Any
 
 import trio
 
-from sansio_responses._http import exchange as t  # pyright: ignore[reportPrivateUsage]
-from sansio_responses._http.requests import Request
+import sansio_responses as sr
 
-from ._h11 import H11Exchange, default_ssl_context
+from ._events import AsyncEventIterator, S
+from ._h11 import READ_SIZE, H11Exchange, default_ssl_context
 
 __all__ = ["EventStream", "open_stream"]
 
 
-class EventStream(t.AsyncEventIterator[t.S]):
+class EventStream(AsyncEventIterator[S]):
     """The events of one stream, read with trio as the consumer iterates. ``stream`` is the core
     stream; see :class:`StreamHandle` for ``status_code``, ``headers``, ``resumes`` and
     ``retries``."""
 
-    def __init__(self, x: t.Exchange[t.S], connect_timeout: float | None, idle_timeout: float | None,
+    def __init__(self, x: sr.Exchange[S], connect_timeout: float | None, idle_timeout: float | None,
                  ssl_context: ssl.SSLContext | None) -> None:  # fmt: skip
         self._x, self._ssl = x, ssl_context
         self._connect_timeout, self._idle_timeout = connect_timeout, idle_timeout
@@ -44,7 +44,7 @@ class EventStream(t.AsyncEventIterator[t.S]):
 
     async def _step(self) -> None:
         if self._x.state == "connect":
-            await self.aclose()
+            await self._disconnect()
             if self._x.delay:  # a retry's backoff; the exchange kept it inside the deadline
                 await trio.sleep(self._x.delay)
             await self._connect(self._x.begin())
@@ -56,18 +56,18 @@ class EventStream(t.AsyncEventIterator[t.S]):
                 if self._out:  # the request, sent under the idle timeout like any other I/O
                     await self._conn.send_all(self._out)
                     self._out = b""
-                data = await self._conn.receive_some(t.READ_SIZE)
+                data = await self._conn.receive_some(READ_SIZE)
         except trio.TooSlowError:
             error = self._x.timed_out("idle", self._idle_timeout)
         except (trio.BrokenResourceError, OSError) as exc:
-            error = t.failure("dropped", self._x.request, cause=exc)
+            error = sr.failure("dropped", self._x.request, cause=exc)
         else:
             self._h.receive(data)
             return
-        await self.aclose()
+        await self._disconnect()
         self._x.on_error(error)
 
-    async def _connect(self, request: Request[Any]) -> None:
+    async def _connect(self, request: sr.Request[Any]) -> None:
         try:
             with trio.fail_after(_seconds(self._x.limit(self._connect_timeout))):
                 self._conn = await trio.open_tcp_stream(request.host, request.port)
@@ -81,15 +81,15 @@ class EventStream(t.AsyncEventIterator[t.S]):
         except trio.TooSlowError:
             error = self._x.timed_out("connect-timeout", self._connect_timeout)
         except (trio.BrokenResourceError, OSError) as exc:
-            error = t.failure("connect", request, cause=exc)
+            error = sr.failure("connect", request, cause=exc)
         else:
             self._h = H11Exchange(self._x, request)
             self._out = self._h.request_bytes
             return
-        await self.aclose()
+        await self._disconnect()
         self._x.on_error(error)
 
-    async def aclose(self) -> None:
+    async def _disconnect(self) -> None:
         """Close the connection (idempotent; works inside a cancelled scope)."""
         if self._conn is not None:
             conn, self._conn, self._h = self._conn, None, None
@@ -103,17 +103,17 @@ def _seconds(timeout: float | None) -> float:
 
 @contextlib.asynccontextmanager
 async def open_stream(
-    request: Request[t.S],
+    request: sr.Request[S],
     *,
-    connect_timeout: float | None = t.DEFAULT_CONNECT_TIMEOUT,
-    idle_timeout: float | None = t.DEFAULT_IDLE_TIMEOUT,
+    connect_timeout: float | None = sr.DEFAULT_CONNECT_TIMEOUT,
+    idle_timeout: float | None = sr.DEFAULT_IDLE_TIMEOUT,
     total_timeout: float | None = None,
-    max_retries: int = t.DEFAULT_MAX_RETRIES,
-    retry_policy: t.RetryPolicy | None = None,
-    max_resume_attempts: int = t.DEFAULT_MAX_RESUME_ATTEMPTS,
+    max_retries: int = sr.DEFAULT_MAX_RETRIES,
+    retry_policy: sr.RetryPolicy | None = None,
+    max_resume_attempts: int = sr.DEFAULT_MAX_RESUME_ATTEMPTS,
     stream_options: Mapping[str, Any] | None = None,
     ssl_context: ssl.SSLContext | None = None,
-) -> AsyncGenerator[EventStream[t.S], None]:
+) -> AsyncGenerator[EventStream[S], None]:
     """Send *request* over a new trio connection and yield an async iterator of its events.
 
     The response head is read on entry: an HTTP error status raises its ``APIStatusError``, a 2xx
@@ -126,14 +126,9 @@ async def open_stream(
     ``ssl.create_default_context()`` (certificates verified). The connection is closed on leaving
     the block, also when it is cancelled.
     """
-    x = t.Exchange(
+    x = sr.Exchange(
         request, max_resume_attempts=max_resume_attempts, stream_options=stream_options,
         max_retries=max_retries, retry_policy=retry_policy, total_timeout=total_timeout,
     )  # fmt: skip
-    events = EventStream(x, connect_timeout, idle_timeout, ssl_context)
-    try:
-        await events._start()  # pyright: ignore[reportPrivateUsage]
+    async with EventStream(x, connect_timeout, idle_timeout, ssl_context) as events:
         yield events
-    finally:
-        events._exited = True  # pyright: ignore[reportPrivateUsage]
-        await events.aclose()

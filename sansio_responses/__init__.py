@@ -47,20 +47,27 @@ if TYPE_CHECKING:  # type checkers and IDEs see every name here; run time loads 
         RemoteProtocolError,
         TruncatedStream,
     )
-    from ._http.exchange import (
-        DEFAULT_CONNECT_TIMEOUT,
-        DEFAULT_IDLE_TIMEOUT,
-        DEFAULT_MAX_RESUME_ATTEMPTS,
-        DEFAULT_MAX_RETRIES,
+    from ._http.errors import (
         ConnectError,
         ConnectionDropped,
         ConnectTimeout,
         IdleTimeout,
-        ResumePolicy,
-        RetryPolicy,
         TotalTimeout,
         TransportError,
+        failure,
+    )
+    from ._http.exchange import (
+        DEFAULT_CONNECT_TIMEOUT,
+        DEFAULT_IDLE_TIMEOUT,
+        Exchange,
         new_stream,
+        send_headers,
+    )
+    from ._http.policies import (
+        DEFAULT_MAX_RESUME_ATTEMPTS,
+        DEFAULT_MAX_RETRIES,
+        ResumePolicy,
+        RetryPolicy,
     )
     from ._http.requests import (
         DEFAULT_BASE_URL,
@@ -452,20 +459,27 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "format_state_table",
         "print_state_table",
     ),
-    "_http.exchange": (
-        "DEFAULT_CONNECT_TIMEOUT",
-        "DEFAULT_IDLE_TIMEOUT",
-        "DEFAULT_MAX_RESUME_ATTEMPTS",
-        "DEFAULT_MAX_RETRIES",
+    "_http.errors": (
         "ConnectError",
         "ConnectionDropped",
         "ConnectTimeout",
         "IdleTimeout",
-        "ResumePolicy",
-        "RetryPolicy",
         "TotalTimeout",
         "TransportError",
+        "failure",
+    ),
+    "_http.exchange": (
+        "DEFAULT_CONNECT_TIMEOUT",
+        "DEFAULT_IDLE_TIMEOUT",
+        "Exchange",
         "new_stream",
+        "send_headers",
+    ),
+    "_http.policies": (
+        "DEFAULT_MAX_RESUME_ATTEMPTS",
+        "DEFAULT_MAX_RETRIES",
+        "ResumePolicy",
+        "RetryPolicy",
     ),
 }
 _MODULE_OF = {name: module for module, names in _LAZY.items() for name in names}
@@ -522,6 +536,7 @@ __all__ = [
     "ERROR_BODY_LIMIT",
     "EVENT_TYPES",
     "EventTooLarge",
+    "Exchange",
     "FileCitation",
     "FilePath",
     "FunctionCall",
@@ -658,6 +673,7 @@ __all__ = [
     "chat_request",
     "check_content_type",
     "content_part_from_dict",
+    "failure",
     "format_accumulation_rules",
     "function_tool_parsers",
     "json_schema",
@@ -671,6 +687,7 @@ __all__ = [
     "response_error",
     "responses_request",
     "resume_request",
+    "send_headers",
     "__version__",
 ]
 

@@ -19,7 +19,7 @@ from test_adapters_common import (
 )
 
 from adapters.aiohttp import open_stream
-from sansio_responses._http.exchange import ConnectError
+from sansio_responses import ConnectError
 from sansio_responses.testing import ResponsesServer, Script, StreamBuilder
 
 acollect = functools.partial(collect_async, open_stream)

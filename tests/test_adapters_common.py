@@ -23,8 +23,7 @@ import trustme
 from _corpus import load, names
 
 import sansio_responses as sr
-from sansio_responses._chat.stream import ChatCompletionsStream
-from sansio_responses._http.exchange import (
+from sansio_responses import (
     ConnectError,
     ConnectionDropped,
     Exchange,
@@ -34,6 +33,7 @@ from sansio_responses._http.exchange import (
     TransportError,
     new_stream,
 )
+from sansio_responses._chat.stream import ChatCompletionsStream
 from sansio_responses._http.requests import (
     ERROR_BODY_LIMIT,
     APIStatusError,

@@ -24,7 +24,7 @@ from test_adapters_common import (
 )
 
 from adapters.socket import open_stream
-from sansio_responses._http.exchange import ConnectError
+from sansio_responses import ConnectError
 from sansio_responses._http.requests import Request
 from sansio_responses.testing import ResponsesServer, Script, StreamBuilder
 

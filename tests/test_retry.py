@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import sansio_responses as sr
-from sansio_responses._http.exchange import Exchange
+from sansio_responses import Exchange
 from sansio_responses.testing import StreamBuilder
 
 NOW = 1_750_000_000.0

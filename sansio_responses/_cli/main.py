@@ -375,7 +375,7 @@ def _exit_code(
 def _is_network_error(error: BaseException) -> bool:
     if isinstance(error, (APIStatusError, UnexpectedContentType, OSError)):
         return True
-    transport = sys.modules.get("sansio_responses._http.exchange")
+    transport = sys.modules.get("sansio_responses._http.errors")
     return transport is not None and isinstance(error, transport.TransportError)
 
 
@@ -640,7 +640,7 @@ def run_adapter(
 
 
 def _transport_error() -> type[Exception]:
-    from .._http.exchange import TransportError
+    from .._http.errors import TransportError
 
     return TransportError
 

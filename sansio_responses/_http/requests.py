@@ -683,6 +683,9 @@ class APIStatusError(Exception):
         should_retry: whether retrying automatically is safe: statuses 408, 409, 429 and >= 500;
             ``x-should-retry: true/false`` overrides; a ``retry_after`` above 120 s always makes it
             false (the official SDK's rule).
+        stream: the core stream of the exchange that raised it (``snapshot()``, ``outcome``,
+            ``diagnostics``: a resume answered with an error keeps what came before); ``None`` for
+            an error no exchange raised (:func:`response_error` alone).
     """
 
     def __init__(
@@ -705,6 +708,7 @@ class APIStatusError(Exception):
         self.request_id = request_id
         self.retry_after = retry_after
         self.should_retry = should_retry
+        self.stream: ResponsesStream | ChatCompletionsStream | None = None
         super().__init__(f"Error code: {status_code} - {message}")
 
 
