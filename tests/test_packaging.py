@@ -99,10 +99,22 @@ def test_the_wheel_ships_adapters_recordings_and_license(built: tuple[Path, str]
         metadata = z.read(f"{dist_info}/METADATA").decode()
     assert "sansio_responses/adapters/httpx_sync.py" in names
     assert "sansio_responses/py.typed" in names
-    assert any(n.startswith("sansio_responses/testing/recordings/") for n in names)
+    # Every real recording installs with the kit, with its sidecar and the attribution README.
+    corpus = ROOT / "sansio_responses" / "testing" / "recordings"
+    shipped = {
+        n.rsplit("/", 1)[1] for n in names if n.startswith("sansio_responses/testing/recordings/")
+    }
+    assert shipped == {p.name for p in corpus.iterdir()}
+    assert len([n for n in shipped if n.endswith(".sse")]) == 69 and "README.md" in shipped
     assert not any(n.startswith(("adapters/", "tests/", "bench/")) for n in names)
     assert f"{dist_info}/licenses/LICENSE" in names
     assert "License-Expression: Apache-2.0" in metadata.splitlines()
+    # The pytest plugin registers itself, under its module's name (so an old pytest_plugins line
+    # naming the module finds it already loaded).
+    with zipfile.ZipFile(wheel) as z:
+        entry_points = z.read(f"{dist_info}/entry_points.txt").decode()
+    plugin = "sansio_responses.testing.pytest_plugin"
+    assert f"[pytest11]\n{plugin} = {plugin}" in entry_points
 
 
 @needs_backend

@@ -6,6 +6,7 @@ HTTP framing itself is the subject).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import re
@@ -40,14 +41,12 @@ from sansio_responses.testing import (
     Script,
     StreamBuilder,
     recording,
+    recording_facts,
     recordings,
     serve,
     split_events,
 )
 from sansio_responses.testing._script import plan
-
-# The fixture under test, enabled the way users enable it (normally in their conftest.py).
-pytest_plugins = ["sansio_responses.testing.pytest_plugin"]
 
 REAL = Path(__file__).parent / "data" / "real"
 
@@ -318,15 +317,22 @@ def test_chat_builder_shapes_match_real_streams() -> None:
 # --- recordings ------------------------------------------------------------------------------
 
 
-def test_recordings_are_the_corpus_bytes() -> None:
+def test_recordings_are_every_stream_of_the_corpus() -> None:
     names = recordings()
-    assert "responses-simonw-llm-test_responses_basic_streaming.sse" in names
-    assert any(name.startswith("chat-") for name in names)
+    # The corpus README counts them: 69 streams, 51 Responses and 18 Chat Completions.
+    assert len(names) == 69
+    assert sum(name.startswith("chat-") for name in names) == 18
+    assert names == sorted(path.name for path in REAL.glob("*.sse"))
     for name in names:
-        assert recording(name) == (REAL / name).read_bytes()
+        facts = recording_facts(name)
+        assert facts["file"] == name
+        assert facts["sha256"] == hashlib.sha256(recording(name)).hexdigest()
     assert recording(names[0].removesuffix(".sse")) == recording(names[0])
+    assert recording_facts(names[0].removesuffix(".sse")) == recording_facts(names[0])
     with pytest.raises(KeyError, match="no recording"):
         recording("nope")
+    with pytest.raises(KeyError, match="no recording"):
+        recording_facts("README")
 
 
 # --- the server ------------------------------------------------------------------------------

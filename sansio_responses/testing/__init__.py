@@ -14,19 +14,24 @@ work without it. Never imported by the core package::
 from __future__ import annotations
 
 from ._builder import ChatStreamBuilder, StreamBuilder, encode_sse, split_text
-from ._recordings import recording, recordings
+from ._recordings import recording, recording_facts, recordings
 from ._script import Faults, Script, split_events
 from ._server import ReceivedRequest, ResponsesServer, serve
+from ._splits import EverySplit, chunkings, for_every_split
 
 __all__ = [
     "ChatStreamBuilder",
+    "EverySplit",
     "Faults",
     "ReceivedRequest",
     "ResponsesServer",
     "Script",
     "StreamBuilder",
+    "chunkings",
     "encode_sse",
+    "for_every_split",
     "recording",
+    "recording_facts",
     "recordings",
     "serve",
     "split_events",

@@ -1,8 +1,7 @@
-"""pytest plugin providing the ``responses_server`` fixture.
+"""The test kit's pytest plugin: the ``responses_server`` and ``every_split`` fixtures.
 
-Enable it in a ``conftest.py`` with::
-
-    pytest_plugins = ["sansio_responses.testing.pytest_plugin"]
+It loads itself wherever ``sansio-responses`` is installed (a ``pytest11`` entry point), so no
+``pytest_plugins`` line is needed; ``pytest -p no:sansio_responses`` turns it off.
 """
 
 from __future__ import annotations
@@ -12,8 +11,9 @@ from collections.abc import Iterator
 import pytest
 
 from ._server import ResponsesServer, serve
+from ._splits import EverySplit, for_every_split
 
-__all__ = ["responses_server"]
+__all__ = ["every_split", "responses_server"]
 
 
 @pytest.fixture
@@ -22,3 +22,11 @@ def responses_server() -> Iterator[ResponsesServer]:
     stopped after the test. Script it with ``responses_server.enqueue(Script(...))``."""
     with serve() as server:
         yield server
+
+
+@pytest.fixture
+def every_split() -> EverySplit:
+    """:func:`~sansio_responses.testing.for_every_split`: ``every_split(body, check)`` runs
+    ``check(chunks)`` over every chunking of *body* (whole, byte by byte, split at every offset)
+    and fails naming the chunking that broke it."""
+    return for_every_split
