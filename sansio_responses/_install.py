@@ -20,7 +20,7 @@ _FALLBACK = {
     "aiohttp": ["aiohttp>=3.9"],
     "trio": ["trio>=0.25", "h11>=0.14"],
     "socket": ["h11>=0.14"],
-    "testing": ["aiohttp>=3.9"],
+    "testing": ["aiohttp>=3.9", "PyYAML>=6"],
     "fast": ["orjson>=3.9"],
 }
 

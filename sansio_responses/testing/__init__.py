@@ -14,25 +14,37 @@ work without it. Never imported by the core package::
 from __future__ import annotations
 
 from ._builder import ChatStreamBuilder, StreamBuilder, encode_sse, split_text
+from ._cassette import (
+    CASSETTE_BODY_LIMIT,
+    CassetteError,
+    RecordedExchange,
+    load_cassette,
+    save_cassette,
+)
 from ._recordings import recording, recording_facts, recordings
 from ._script import Faults, Script, split_events
 from ._server import ReceivedRequest, ResponsesServer, serve
 from ._splits import EverySplit, chunkings, for_every_split
 
 __all__ = [
+    "CASSETTE_BODY_LIMIT",
+    "CassetteError",
     "ChatStreamBuilder",
     "EverySplit",
     "Faults",
     "ReceivedRequest",
+    "RecordedExchange",
     "ResponsesServer",
     "Script",
     "StreamBuilder",
     "chunkings",
     "encode_sse",
     "for_every_split",
+    "load_cassette",
     "recording",
     "recording_facts",
     "recordings",
+    "save_cassette",
     "serve",
     "split_events",
     "split_text",

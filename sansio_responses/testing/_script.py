@@ -41,6 +41,9 @@ class Faults:
         crlf: rewrite every line ending of the body as CRLF.
         content_type: override the ``Content-Type`` header (``None``: ``text/event-stream;
             charset=utf-8`` for 2xx, ``application/json`` otherwise).
+        schedule: write the body in these pieces, each ``(size in bytes, seconds after the first
+            write)``, as a recording kept them (``RecordedExchange.script()`` sets it); bytes past
+            the last piece follow at once. Replaces *chunk_size* and *delay*.
     """
 
     chunk_size: int | None = None
@@ -53,6 +56,7 @@ class Faults:
     keepalive_every: int | None = None
     crlf: bool = False
     content_type: str | None = None
+    schedule: tuple[tuple[int, float], ...] | None = None
 
     def __attrs_post_init__(self) -> None:
         for name in ("chunk_size", "keepalive_every"):
@@ -65,6 +69,8 @@ class Faults:
                 raise ValueError(f"{name} must be >= 0, got {value}")
         if self.delay < 0 or self.stall_seconds < 0:
             raise ValueError("delay and stall_seconds must be >= 0")
+        if self.schedule is not None and any(n < 0 or at < 0 for n, at in self.schedule):
+            raise ValueError("schedule sizes and times must be >= 0")
 
 
 def split_events(body: bytes) -> list[bytes]:
@@ -108,7 +114,7 @@ class Script:
     Build it from the body bytes (or a builder, sent as its ``to_sse()``) and the fault keywords
     of :class:`Faults` (``chunk_size``, ``delay``, ``chunked``, ``disconnect_after_bytes``,
     ``disconnect_after_events``, ``stall_after_events``, ``stall_seconds``, ``keepalive_every``,
-    ``crlf``, ``content_type``)::
+    ``crlf``, ``content_type``, ``schedule``)::
 
         Script(recording("responses-simonw-llm-test_responses_basic_streaming.sse"), chunk_size=7)
         Script(StreamBuilder(background=True).text("hi", 2).completed().to_sse(),

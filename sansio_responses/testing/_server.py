@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from .._install import install_hint
+from ._pacing import scheduled_pieces
 from ._script import Faults, Script, plan
 
 try:
@@ -352,12 +353,15 @@ class ResponsesServer:
             response.content_length = len(payload)
         await response.prepare(request)
         end = len(payload) if cut is None else cut
-        for piece_start, piece_end in _pieces(end, boundaries, faults.chunk_size, stall):
-            if piece_start == stall:
-                await asyncio.sleep(faults.stall_seconds)
-            elif piece_start and faults.delay:
-                await asyncio.sleep(faults.delay)
-            await response.write(payload[piece_start:piece_end])
+        if faults.schedule is not None:
+            await _write_scheduled(response, payload, end, faults, stall)
+        else:
+            for piece_start, piece_end in _pieces(end, boundaries, faults.chunk_size, stall):
+                if piece_start == stall:
+                    await asyncio.sleep(faults.stall_seconds)
+                elif piece_start and faults.delay:
+                    await asyncio.sleep(faults.delay)
+                await response.write(payload[piece_start:piece_end])
         if stall == end and end > 0 and cut is None:
             await asyncio.sleep(faults.stall_seconds)
         if cut is not None:
@@ -369,6 +373,28 @@ class ResponsesServer:
             raise asyncio.CancelledError  # stop aiohttp from finishing the response
         await response.write_eof()
         return response
+
+
+async def _write_scheduled(
+    response: aiohttp.web.StreamResponse,
+    payload: bytes,
+    end: int,
+    faults: Faults,
+    stall: int | None,
+) -> None:
+    """Write ``payload[:end]`` in the recorded pieces of ``faults.schedule``, each when it is due
+    (relative to the first write; a stall pushes the rest back)."""
+    assert faults.schedule is not None
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    for piece_start, piece_end, due in scheduled_pieces(end, faults.schedule, stall):
+        if piece_start == stall:
+            await asyncio.sleep(faults.stall_seconds)
+            started += faults.stall_seconds
+        wait = started + due - loop.time()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        await response.write(payload[piece_start:piece_end])
 
 
 def _pieces(
