@@ -85,6 +85,8 @@ def encode_sse(
     crlf: bool = False,
     keepalive_every: int | None = None,
     comments: bool = False,
+    cut_after_events: int | None = None,
+    cut_into_next: int = 0,
 ) -> bytes:
     """Frame ``(event_type, data)`` pairs as an event stream (WHATWG HTML "server-sent events").
 
@@ -92,24 +94,58 @@ def encode_sse(
     and a blank line. *crlf* uses CRLF line endings; *keepalive_every* inserts a ``: keep-alive``
     comment block after every N events; *comments* puts a comment line inside each event block
     (comments never dispatch an event, per the spec's line processing).
+
+    *cut_after_events* cuts the body short, as a dropped connection does: it keeps the first N
+    events, then *cut_into_next* bytes of what follows (0: a clean cut between events; more: the
+    body ends mid-event, inside the next block, which must be longer than that).
     """
     if keepalive_every is not None and keepalive_every < 1:
         raise ValueError(f"keepalive_every must be >= 1, got {keepalive_every}")
-    out: list[str] = []
+    pieces: list[bytes] = []
+    ends: list[int] = []  # byte offset just after each event block
+    size = 0
+
+    def add(text: str) -> None:
+        nonlocal size
+        if crlf:
+            text = text.replace("\n", "\r\n")
+        data = text.encode("utf-8")
+        pieces.append(data)
+        size += len(data)
+
     for number, (event_type, data) in enumerate(blocks, start=1):
         if "\n" in data or "\r" in data:
             raise ValueError("data must be a single line (JSON from this module always is)")
-        if comments:
-            out.append(f": event {number}\n")
+        block = f": event {number}\n" if comments else ""
         if event_type is not None:
-            out.append(f"event: {event_type}\n")
-        out.append(f"data: {data}\n\n")
+            block += f"event: {event_type}\n"
+        add(block + f"data: {data}\n\n")
+        ends.append(size)
         if keepalive_every is not None and number % keepalive_every == 0:
-            out.append(": keep-alive\n\n")
-    text = "".join(out)
-    if crlf:
-        text = text.replace("\n", "\r\n")
-    return text.encode("utf-8")
+            add(": keep-alive\n\n")
+    body = b"".join(pieces)
+    if cut_after_events is None:
+        if cut_into_next:
+            raise ValueError("cut_into_next needs cut_after_events")
+        return body
+    return _cut(body, ends, cut_after_events, cut_into_next)
+
+
+def _cut(body: bytes, ends: list[int], after: int, into: int) -> bytes:
+    if after < 0 or into < 0:
+        raise ValueError("cut_after_events and cut_into_next must be >= 0")
+    if after > len(ends):
+        raise ValueError(f"cut_after_events={after}: the body has {len(ends)} events")
+    start = ends[after - 1] if after else 0
+    if into:
+        if after == len(ends):
+            raise ValueError(f"cut_into_next={into}: no event follows event {after}")
+        if into >= ends[after] - start:
+            raise ValueError(
+                f"cut_into_next={into}: the next event takes {ends[after] - start} bytes; "
+                "cut inside it"
+            )
+    return body[: start + into]
 
 
 class StreamBuilder:
@@ -117,8 +153,9 @@ class StreamBuilder:
 
     Add output items in order (:meth:`text`, :meth:`refusal`, :meth:`function_call`,
     :meth:`reasoning_summary`), then end the stream with one of :meth:`completed`,
-    :meth:`incomplete`, :meth:`failed` or :meth:`error` (or with none of them, for a truncated
-    stream). :meth:`events` returns the event dicts with ``sequence_number`` counting up from 0;
+    :meth:`incomplete` or :meth:`failed` (or with none of them, for a truncated stream).
+    :meth:`error` puts an ``error`` event anywhere: where it is called, or at a given index.
+    :meth:`events` returns the event dicts with ``sequence_number`` counting up from 0;
     :meth:`to_sse` frames them as the server does. The terminal response's ``output`` equals the
     items the deltas built, and ``usage`` counts one output token per delta.
 
@@ -143,6 +180,10 @@ class StreamBuilder:
         self._items: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
         self._terminal: list[dict[str, Any]] | None = None
         self._ending: str | None = None
+        # error events placed between items: (number of items before it, event)
+        self._between: list[tuple[int, dict[str, Any]]] = []
+        # error events placed at an absolute position of the finished stream: (position, event)
+        self._at: list[tuple[int, dict[str, Any]]] = []
         self._deltas = 0
         self._reasoning_deltas = 0
 
@@ -356,20 +397,36 @@ class StreamBuilder:
         type: str = "server_error",
         param: str | None = None,
         then_failed: bool = False,
+        at: int | None = None,
     ) -> StreamBuilder:
-        """End with an ``error`` event.
+        """Add an ``error`` event where it is called: after the items added so far.
 
-        Its ``error`` is ``{type, code, message, param}``, the shape the live API sends; with
-        *then_failed* a ``response.failed`` follows it, as in the recorded stream.
+        Its ``error`` is ``{type, code, message, param}``, the shape the live API sends. The stream
+        stays open, so items and an ending may follow it (a server that reports an error and
+        carries on, or a test of what a client does with events after an error); called last, it
+        ends the body. With *then_failed* a ``response.failed`` follows it and ends the stream, as
+        in the recorded stream. With *at*, the event is instead placed at index *at* of the
+        finished stream (0: before ``response.created``; inside an item, between its deltas, ...):
+        :meth:`events` and :meth:`to_sse` raise :class:`ValueError` if the stream is shorter.
         """
-        self._check_open()
         error = {"type": type, "code": code, "message": message, "param": param}
-        terminal: list[dict[str, Any]] = [{"type": "error", "error": error}]
-        if then_failed:
-            response = self._response("failed", output=self._output(), usage=None)
-            response["error"] = {"code": code, "message": message}
-            terminal.append({"type": "response.failed", "response": response})
-        self._terminal = terminal
+        event: dict[str, Any] = {"type": "error", "error": error}
+        if at is not None:  # a position in the finished stream: allowed after the ending too
+            if then_failed:
+                raise ValueError(
+                    "at= places one error event; then_failed ends the stream: pick one"
+                )
+            if at < 0:
+                raise ValueError(f"at must be >= 0, got {at}")
+            self._at.append((at, event))
+            return self
+        self._check_open()
+        if not then_failed:
+            self._between.append((len(self._items), event))
+            return self
+        response = self._response("failed", output=self._output(), usage=None)
+        response["error"] = {"code": code, "message": message}
+        self._terminal = [event, {"type": "response.failed", "response": response}]
         self._ending = "error"
         return self
 
@@ -428,12 +485,21 @@ class StreamBuilder:
                 "response": self._response("in_progress", output=[], usage=None),
             }
         )
-        body = [event for _, events in self._items for event in events]
+        body: list[dict[str, Any]] = []
+        for index, (_, events) in enumerate(self._items):
+            body += [event for before, event in self._between if before == index]
+            body += events
+        body += [event for before, event in self._between if before == len(self._items)]
         tail: list[dict[str, Any]] = self._terminal or []
-        return [
-            {**event, "sequence_number": number}
-            for number, event in enumerate([*head, *body, *tail])
-        ]
+        ordered = [*head, *body, *tail]
+        # Lowest position first: each lands at its index, the later ones after it.
+        for position, event in sorted(self._at, key=lambda pair: pair[0]):
+            if position > len(ordered):
+                raise ValueError(
+                    f"error(at={position}): the stream has only {len(ordered)} events before it"
+                )
+            ordered.insert(position, event)
+        return [{**event, "sequence_number": number} for number, event in enumerate(ordered)]
 
     def events(self) -> list[dict[str, Any]]:
         """All events so far, as fresh dicts with ``sequence_number`` 0, 1, 2, ..."""
@@ -442,15 +508,24 @@ class StreamBuilder:
         return result
 
     def to_sse(
-        self, *, crlf: bool = False, keepalive_every: int | None = None, comments: bool = False
+        self,
+        *,
+        crlf: bool = False,
+        keepalive_every: int | None = None,
+        comments: bool = False,
+        cut_after_events: int | None = None,
+        cut_into_next: int = 0,
     ) -> bytes:
         """The events framed as ``event: <type>\\ndata: <json>\\n\\n`` blocks (see
-        :func:`encode_sse` for the options)."""
+        :func:`encode_sse` for the options: ``to_sse(cut_after_events=5)`` ends the body after
+        five events, ``to_sse(cut_after_events=5, cut_into_next=30)`` 30 bytes into the sixth)."""
         return encode_sse(
             [(event["type"], _dumps(event)) for event in self._numbered()],
             crlf=crlf,
             keepalive_every=keepalive_every,
             comments=comments,
+            cut_after_events=cut_after_events,
+            cut_into_next=cut_into_next,
         )
 
 
@@ -460,8 +535,9 @@ class ChatStreamBuilder:
     The first delta of each choice carries ``role: "assistant"`` (with ``content: ""`` and
     ``refusal: null``, as the live API sends). Add :meth:`content`, :meth:`refusal` and
     :meth:`tool_call` deltas, then :meth:`finish` each choice and optionally add the :meth:`usage`
-    chunk (empty ``choices``, sent with ``stream_options.include_usage``). :meth:`to_sse` frames
-    each chunk as ``data: <json>\\n\\n`` and ends with ``data: [DONE]``.
+    chunk (empty ``choices``, sent with ``stream_options.include_usage``); :meth:`error` puts an
+    ``{"error": ...}`` chunk anywhere. :meth:`to_sse` frames each chunk as ``data: <json>\\n\\n``
+    and ends with ``data: [DONE]``.
     """
 
     def __init__(
@@ -574,6 +650,22 @@ class ChatStreamBuilder:
         )
         return self
 
+    def error(
+        self,
+        message: str = "The server had an error while processing your request.",
+        *,
+        type: str | None = "server_error",
+        code: str | None = None,
+        param: str | None = None,
+    ) -> ChatStreamBuilder:
+        """Send an error chunk at this place: ``data: {"error": {"message", "type", "param",
+        "code"}}``, what the API streams when a completion fails midway. Chunks added after it
+        follow it (``to_sse()`` still ends with ``data: [DONE]`` unless ``done=False``)."""
+        self._chunks.append(
+            {"error": {"message": message, "type": type, "param": param, "code": code}}
+        )
+        return self
+
     def chunks(self) -> list[dict[str, Any]]:
         """All chunks so far, as fresh dicts."""
         return _copy(self._chunks)  # type: ignore[no-any-return]
@@ -585,10 +677,20 @@ class ChatStreamBuilder:
         crlf: bool = False,
         keepalive_every: int | None = None,
         comments: bool = False,
+        cut_after_events: int | None = None,
+        cut_into_next: int = 0,
     ) -> bytes:
         """The chunks framed as ``data: <json>\\n\\n`` blocks, then ``data: [DONE]`` unless
-        *done* is false (see :func:`encode_sse` for the other options)."""
+        *done* is false (see :func:`encode_sse` for the other options; ``data: [DONE]`` counts as
+        an event for *cut_after_events*)."""
         blocks: list[tuple[str | None, str]] = [(None, _dumps(chunk)) for chunk in self._chunks]
         if done:
             blocks.append((None, "[DONE]"))
-        return encode_sse(blocks, crlf=crlf, keepalive_every=keepalive_every, comments=comments)
+        return encode_sse(
+            blocks,
+            crlf=crlf,
+            keepalive_every=keepalive_every,
+            comments=comments,
+            cut_after_events=cut_after_events,
+            cut_into_next=cut_into_next,
+        )
