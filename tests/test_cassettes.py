@@ -33,6 +33,7 @@ from sansio_responses.testing import (
     CassetteError,
     Faults,
     RecordedExchange,
+    ResponsesServer,
     Script,
     load_cassette,
     recording,
@@ -564,3 +565,55 @@ def test_yaml_without_pyyaml_says_what_to_install(tmp_path: Path) -> None:
     )
     assert out.stdout.startswith("yaml reading the YAML cassette")
     assert "PyYAML" in out.stdout
+
+
+# --- replaying the recorded chunking and pace -----------------------------------------------------
+
+
+def test_scheduled_pieces_follow_the_recording() -> None:
+    from sansio_responses.testing._pacing import scheduled_pieces
+
+    schedule = [(10, 1.5), (5, 1.75), (0, 1.75), (20, 3.0)]
+    # Times are relative to the first piece; an empty read gives no write.
+    assert scheduled_pieces(35, schedule, None) == [(0, 10, 0.0), (10, 15, 0.25), (15, 35, 1.5)]
+    # A disconnect cuts the schedule short; a stall splits the piece it falls in.
+    assert scheduled_pieces(12, schedule, None) == [(0, 10, 0.0), (10, 12, 0.25)]
+    assert scheduled_pieces(35, schedule, 20) == [
+        (0, 10, 0.0),
+        (10, 15, 0.25),
+        (15, 20, 1.5),
+        (20, 35, 1.5),
+    ]
+    # Bytes past the schedule (a fault added a keep-alive, say) follow with the last piece.
+    assert scheduled_pieces(40, schedule, None)[-1] == (35, 40, 1.5)
+    # A time earlier than the piece before never reorders the writes.
+    assert scheduled_pieces(4, [(2, 1.0), (2, 0.5)], None) == [(0, 2, 0.0), (2, 4, 0.0)]
+
+
+def test_a_recorded_chunking_is_replayed_on_the_wire(responses_server: ResponsesServer) -> None:
+    from test_testing_server import _raw_exchange
+
+    body = recording(BASIC)
+    cuts = [0, 1, 17, 400, 401, len(body) - 3, len(body)]
+    chunks = tuple(body[a:b] for a, b in itertools.pairwise(cuts))
+    exchange = RecordedExchange(
+        method="POST",
+        url="https://api.openai.com/v1/responses",
+        status=200,
+        headers=(("content-type", "text/event-stream"),),
+        body=body,
+        chunks=chunks,
+        arrival=(0.2, 0.2, 0.21, 0.22, 0.22, 0.23),
+    )
+    responses_server.enqueue(exchange.script())
+    head, wire = _raw_exchange(responses_server, "/v1/responses")
+    assert head.status_code == 200
+    assert tuple(wire) == chunks
+    # Faults that set their own chunking win over the recorded one.
+    responses_server.enqueue(exchange.script(Faults(chunk_size=100)))
+    _, wire = _raw_exchange(responses_server, "/v1/responses")
+    assert [len(c) for c in wire[:-1]] == [100] * (len(wire) - 1)
+    # pacing=False: one write per event block, as for any body.
+    responses_server.enqueue(exchange.script(pacing=False))
+    _, wire = _raw_exchange(responses_server, "/v1/responses")
+    assert [c.endswith(b"\n\n") for c in wire] == [True] * len(wire)
