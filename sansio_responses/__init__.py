@@ -15,6 +15,10 @@ if TYPE_CHECKING:  # type checkers and IDEs see every name here; run time loads 
         DEFAULT_MAX_DIAGNOSTICS,
         DEFAULT_MAX_NESTING_DEPTH,
     )
+    from ._chat.accumulate import (
+        CHAT_ACCUMULATION_RULES,
+        format_chat_accumulation_rules,
+    )
     from ._chat.models import (
         ChatCompletion,
         ChatCompletionChunk,
@@ -257,6 +261,10 @@ _LAZY: dict[str, tuple[str, ...]] = {
     "_base": (
         "DEFAULT_MAX_DIAGNOSTICS",
         "DEFAULT_MAX_NESTING_DEPTH",
+    ),
+    "_chat.accumulate": (
+        "CHAT_ACCUMULATION_RULES",
+        "format_chat_accumulation_rules",
     ),
     "_chat.stream": (
         "DEFAULT_MAX_CHOICES",
@@ -502,6 +510,7 @@ __all__ = [
     "Annotation",
     "AuthenticationError",
     "BadRequestError",
+    "CHAT_ACCUMULATION_RULES",
     "ChatCompletion",
     "ChatCompletionChunk",
     "ChatCompletionMessage",
@@ -675,6 +684,7 @@ __all__ = [
     "content_part_from_dict",
     "failure",
     "format_accumulation_rules",
+    "format_chat_accumulation_rules",
     "function_tool_parsers",
     "json_schema",
     "make_parser",

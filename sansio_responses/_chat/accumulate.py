@@ -52,12 +52,14 @@ from .models import (
 
 __all__ = [
     "CHAIN",
+    "CHAT_ACCUMULATION_RULES",
     "CONTENT",
     "IGNORED_TOP",
     "ChatAccumulator",
     "ChoiceAcc",
     "Mark",
     "ToolCallAcc",
+    "format_chat_accumulation_rules",
     "link",
     "marked",
 ]
@@ -71,6 +73,115 @@ _TOOL_KNOWN = ToolCallDelta._KNOWN  # pyright: ignore[reportPrivateUsage]
 _DELTA_KNOWN = ChoiceDelta._KNOWN  # pyright: ignore[reportPrivateUsage]
 _CHOICE_KNOWN = ChunkChoice._KNOWN  # pyright: ignore[reportPrivateUsage]
 _CHUNK_KNOWN = ChatCompletionChunk._KNOWN  # pyright: ignore[reportPrivateUsage]
+
+_SET_ONCE_NOTED = "set once; a different value is noted and ignored"
+_NOTED_FIELD = " (noted: not an OpenAI field)"
+
+#: Where each field of a streamed chunk goes in the accumulated completion: (the field in the
+#: chunk, the field of :class:`ChatCompletion` it goes to, in ``to_dict()`` form, the action).
+#: ``[]`` is the element of the same ``index``; ``*`` any other field at that level; ``-``: not
+#: kept. This table is what :class:`ChatAccumulator` does (a test applies every row); the fast
+#: paths (:mod:`._chat.fast`) do the same for the chunks they take.
+CHAT_ACCUMULATION_RULES: tuple[tuple[str, str, str], ...] = (
+    ("id", "id", "keep the first non-empty value"),
+    ("object", "-", "not kept (the snapshot's is chat.completion); another value is noted"),
+    ("created", "created", "keep the first non-empty value"),
+    ("model", "model", "keep the first non-empty value"),
+    ("usage", "usage", "keep the last non-null value"),
+    ("system_fingerprint", "system_fingerprint", "keep the last non-null value"),
+    ("service_tier", "service_tier", "keep the last non-null value"),
+    ("prompt_filter_results", "prompt_filter_results", "extend the list (Azure; noted)"),
+    ("prompt_annotations", "prompt_annotations", "extend the list (Azure; noted)"),
+    ("obfuscation", "-", "ignored (it stays on the chunk)"),
+    ("*", "*", "keep the last non-null value"),
+    (
+        "choices[].index",
+        "choices[]",
+        "select the choice: any order, gaps allowed; missing: 0 (noted)",
+    ),
+    ("choices[].*", "choices[].*", "keep the last non-null value"),
+    ("choices[].delta.role", "choices[].message.role", _SET_ONCE_NOTED),
+    ("choices[].delta.content", "choices[].message.content", "append to the text"),
+    ("choices[].delta.refusal", "choices[].message.refusal", "append to the text"),
+    (
+        "choices[].delta.reasoning_content",
+        "choices[].message.reasoning_content",
+        "append to the text" + _NOTED_FIELD,
+    ),
+    (
+        "choices[].delta.reasoning",
+        "choices[].message.reasoning",
+        "append to the text" + _NOTED_FIELD,
+    ),
+    (
+        "choices[].delta.reasoning_details",
+        "choices[].message.reasoning_details",
+        "extend the list" + _NOTED_FIELD,
+    ),
+    (
+        "choices[].delta.tool_calls[].index",
+        "choices[].message.tool_calls[]",
+        "select the tool call: any order, gaps allowed; missing: inferred from id or name (noted)",
+    ),
+    ("choices[].delta.tool_calls[].id", "choices[].message.tool_calls[].id", _SET_ONCE_NOTED),
+    ("choices[].delta.tool_calls[].type", "choices[].message.tool_calls[].type", "set once"),
+    (
+        "choices[].delta.tool_calls[].function.name",
+        "choices[].message.tool_calls[].function.name",
+        _SET_ONCE_NOTED,
+    ),
+    (
+        "choices[].delta.tool_calls[].function.arguments",
+        "choices[].message.tool_calls[].function.arguments",
+        "append to the text",
+    ),
+    (
+        "choices[].delta.tool_calls[].function.*",
+        "-",
+        "not kept (it stays on the chunk)",
+    ),
+    (
+        "choices[].delta.tool_calls[].*",
+        "choices[].message.tool_calls[].*",
+        "merge (as choices[].delta.*)",
+    ),
+    (
+        "choices[].delta.function_call.name",
+        "choices[].message.function_call.name",
+        _SET_ONCE_NOTED,
+    ),
+    (
+        "choices[].delta.function_call.arguments",
+        "choices[].message.function_call.arguments",
+        "append to the text",
+    ),
+    ("choices[].delta.function_call.*", "-", "not kept (it stays on the chunk)"),
+    (
+        "choices[].delta.*",
+        "choices[].message.*",
+        f"merge: strings appended ({', '.join(sorted(_SET_ONCE))}: set once), lists extended, "
+        "objects merged key by key, other values replaced",
+    ),
+    ("choices[].logprobs.content", "choices[].logprobs.content", "extend the list"),
+    ("choices[].logprobs.refusal", "choices[].logprobs.refusal", "extend the list"),
+    ("choices[].logprobs.*", "choices[].logprobs.*", "keep the last non-null value"),
+    ("choices[].finish_reason", "choices[].finish_reason", "keep the last non-null value"),
+)
+
+
+def format_chat_accumulation_rules() -> str:
+    """:data:`CHAT_ACCUMULATION_RULES` as aligned text (``print`` it to read it).
+
+    One row per chunk field: the field of the accumulated :class:`ChatCompletion` it goes to
+    (``[]``: the element of the same ``index``; ``*``: any other field at that level; ``-``: not
+    kept) and what each chunk's value does to it. The counterpart of
+    :func:`format_accumulation_rules` for the Responses API.
+    """
+    rows = (("chunk field", "snapshot field", "action"), *CHAT_ACCUMULATION_RULES)
+    widths = [max(len(r[i]) for r in rows) for i in range(2)]
+    return "\n".join(
+        f"{r[0].ljust(widths[0])}  {r[1].ljust(widths[1])}  {r[2]}".rstrip() for r in rows
+    )
 
 
 # What each chunk's accessors need: the lengths, right after that chunk, of the texts they read.
