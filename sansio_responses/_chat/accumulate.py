@@ -5,25 +5,19 @@ paths (:mod:`._chat.fast`: the common shape and the shape templates) are an opti
 chunks of nearly every stream and must give exactly what this path gives (the property tests in
 tests/test_hot_paths.py, tests/test_shape.py and tests/test_chat_fuzz.py run both and compare).
 
-Accumulation rules (unlike the official SDK's ``accumulate_delta``, which concatenates every string,
-so a repeated ``role`` becomes ``"assistantassistant"``, and appends out-of-order indices):
+The rules, field by field, are one table, :data:`CHAT_ACCUMULATION_RULES` (printed by
+:func:`format_chat_accumulation_rules`, shown in docs/guide/chat.md), the counterpart of the
+Responses API's ``ACCUMULATION_RULES``. In short, unlike the official SDK's ``accumulate_delta``
+(which concatenates every string, so a repeated ``role`` becomes ``"assistantassistant"``, and
+appends out-of-order indices): choices and tool calls are matched by ``index``, in any order and
+with gaps; a choice's ``role`` and a tool call's ``id``, ``type`` and name are set once (a
+different role, id or name is noted and ignored); texts are concatenated and lists extended; the
+completion's ``id``, ``model`` and ``created`` keep the first non-empty value, other values the
+last non-null one; unmodelled delta fields merge generically; ``obfuscation`` is ignored.
 
-* choices by ``index`` and tool calls by ``index``, in any order and with gaps;
-* ``role``, tool-call ``id``/``type``/``function.name`` and legacy ``function_call.name`` are set
-  once: an identical repeat is ignored, a different one is noted and ignored;
-* ``content``, ``refusal``, ``reasoning_content``, ``reasoning``, tool and legacy function
-  ``arguments`` are concatenated; ``logprobs.content``/``.refusal`` and ``reasoning_details`` are
-  extended; ``finish_reason`` keeps the last non-null value;
-* ``usage``, ``system_fingerprint``, ``service_tier`` keep the last non-null value (a later
-  ``usage: null`` does not wipe an earlier usage); ``id``/``model``/``created`` the first non-empty;
-* other delta fields (``annotations``, ``audio``, vendor fields) merge generically: strings are
-  concatenated (except identity keys such as ``id``/``type``/``name``, set once), arrays extended,
-  objects merged key by key, other values replaced; other choice- and chunk-level fields keep their
-  last non-null value, except Azure ``prompt_filter_results``/``prompt_annotations`` (concatenated);
-* ``obfuscation`` is ignored (it stays on the chunk).
-
-Accumulation is linear: strings are kept as :class:`Text` builders (lists of pieces joined only
-when a snapshot is built), and what each chunk's accessors need is a *mark* (see :func:`link`).
+Accumulation is linear: strings are kept in the :class:`Text` builder ``ResponsesStream`` uses
+(pieces merged every 64 deltas, so memory stays near the text's size, and joined only when a
+snapshot is built), and what each chunk's accessors need is a *mark* (see :func:`link`).
 """
 
 from __future__ import annotations

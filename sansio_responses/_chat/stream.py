@@ -19,15 +19,12 @@ sooner. This module is the facade: the stream's state, its accessors and the dis
 
 Structured outputs and tool arguments (as :class:`ResponsesStream` does for the Responses API):
 with a ``response_format`` each choice's content is tracked as JSON, and every tool call's
-arguments always are. Texts are built by the text builder ``ResponsesStream`` uses (pieces merged
-every 64 deltas, so memory stays near the text's size), and what each chunk's accessors need is a
-few lengths held by the chunk itself, not by the stream; the incremental :class:`PartialJSON`
-parser runs only when a value is read (:meth:`ChatCompletionChunk.content_parsed`,
-:meth:`ChatCompletionChunk.tool_arguments_parsed`, :meth:`ChatCompletionsStream.parsed`,
-:meth:`ChatCompletionsStream.parsed_tool_arguments`), continuing from where it stopped, so reading
-after every chunk is linear over the stream. Final values are parsed from the complete text with
-:func:`parse_json_text` only when the choice ended normally; ``finish_reason: "length"`` (cut off)
-and ``"content_filter"`` give the partial value instead of an error, unlike the official SDK.
+arguments always are; the chunk accessors (:meth:`ChatCompletionChunk.content_parsed`,
+:meth:`ChatCompletionChunk.tool_arguments_parsed`), :meth:`ChatCompletionsStream.parsed` and
+:meth:`ChatCompletionsStream.parsed_tool_arguments` read them as :mod:`._chat.parsed` says: the
+partial value so far, or the final one once the choice ended normally (``finish_reason: "length"``
+and ``"content_filter"`` give the partial value instead of an error, unlike the official SDK).
+What each chunk's accessors need is a few lengths held by the chunk itself, not by the stream.
 """
 
 from __future__ import annotations
@@ -45,9 +42,7 @@ from .._base import (
     stdlib_loads,
 )
 from .._errors import RemoteProtocolError, SchemaError, TruncatedStream, excerpt
-from .._json.parsing import function_tool_parsers, make_parser, parse_json_text
-from .._json.structured import LazyJSON
-from .._responses.accumulate import Text
+from .._json.parsing import function_tool_parsers
 from .._responses.models import copy_json
 from .._sse import DEFAULT_MAX_EVENT_SIZE, ServerSentEvent
 from .accumulate import CONTENT, ChoiceAcc, Mark, marked
@@ -64,6 +59,7 @@ from .models import (
     JSONValue,
     hot_chunk,
 )
+from .parsed import COMPLETE_FINISH, final_value, format_parser, json_of, latest_value
 from .shape import Template
 
 __all__ = ["DEFAULT_MAX_CHOICES", "DEFAULT_MAX_TOOL_CALLS", "ChatCompletionsStream", "ChatEvent"]
@@ -75,39 +71,8 @@ DEFAULT_MAX_TOOL_CALLS = 1024
 
 DONE = "[DONE]"
 
-# Finish reasons after which a choice's JSON is complete, so a final parse is meaningful. "length"
-# (max tokens), "content_filter", "error" (OpenRouter) and vendor reasons leave the partial value.
-_COMPLETE_FINISH = frozenset({"stop", "tool_calls", "function_call"})
-
 
 _SET_VIEW: Callable[[Any, Any], None] = ChatCompletionChunk._view.__set__  # type: ignore[union-attr]
-
-
-def _json_of(text: Text) -> LazyJSON:
-    """The partial-JSON tracker of *text*, started on first read (nothing is paid per delta
-    while nobody reads a parsed value); from then on every delta is queued for it."""
-    lazy = text.json
-    if lazy is None:
-        lazy = text.json = LazyJSON()
-        if text.length:
-            lazy.push(text.value())
-    return lazy
-
-
-def _final(text: Text, cache: tuple[int, Any] | None, parser: Callable[[Any], Any] | None) -> Any:
-    """The complete *text* parsed (and converted by *parser*), unless *cache* is still valid.
-
-    Raises :class:`OutputParseError` (with ``raw_text``) for invalid JSON or a value that
-    does not fit.
-    """
-    if cache is not None and cache[0] == text.length:
-        return cache[1]
-    return parse_json_text(text.value(), parser)
-
-
-def _latest(text: Text) -> Any:
-    """The best partial JSON value of the whole text so far."""
-    return _json_of(text).value() if text.length else None
 
 
 def _text(data: str | bytes | bytearray) -> str:
@@ -185,7 +150,7 @@ class ChatCompletionsStream(ChatFastPaths):
         self._mark: Mark = {}  # the lengths as of the latest chunk (see _link)
         self._changes: list[tuple[int, int, int]] = []  # what the current chunk extended
         self.response_format = response_format
-        self._structured, self._format_parser = _format_parser(response_format)
+        self._structured, self._format_parser = format_parser(response_format)
         self._tool_parsers = function_tool_parsers(tools or ())
         self.error_event: ChatStreamError | None = None
         self.done = False
@@ -261,10 +226,10 @@ class ChatCompletionsStream(ChatFastPaths):
         if content is None or not content.length:
             return None
         if ch.finish_reason == "stop":
-            value = _final(content, ch.content_final, self._format_parser)
+            value = final_value(content, ch.content_final, self._format_parser)
             ch.content_final = (content.length, value)
             return value
-        return _latest(content)
+        return latest_value(content)
 
     def parsed_tool_arguments(self, choice_index: int = 0) -> list[Any]:
         """The arguments of each tool call of a choice, in tool-call ``index`` order.
@@ -282,20 +247,20 @@ class ChatCompletionsStream(ChatFastPaths):
         if ch is None:
             return []
         calls = [ch.tool_calls[i] for i in sorted(ch.tool_calls)]
-        complete = ch.finish_reason in _COMPLETE_FINISH
+        complete = ch.finish_reason in COMPLETE_FINISH
         parsers = self._tool_parsers
         out: list[Any] = []
         for call in calls:
             if call.type == "custom":
                 out.append(call.custom_input())
             elif complete:
-                value = _final(
+                value = final_value(
                     call.args, call.final, None if call.name is None else parsers.get(call.name)
                 )
                 call.final = (call.args.length, value)
                 out.append(value)
             else:
-                out.append(_latest(call.args))
+                out.append(latest_value(call.args))
         return out
 
     # -- EventStreamBase hooks -----------------------------------------------------------------
@@ -496,23 +461,4 @@ class ChatCompletionsStream(ChatFastPaths):
             if call is None or not length:
                 return None
             text = call.args
-        return _json_of(text).at(length, partial(text.prefix, length))
-
-
-def _format_parser(response_format: object | None) -> tuple[bool, Callable[[Any], Any] | None]:
-    """Whether content is tracked as JSON, and the parser of the final value (None: plain JSON)."""
-    if response_format is None:
-        return False, None
-    if isinstance(response_format, Mapping):
-        # The API's response_format parameter ("Create chat completion", response_format).
-        # (isinstance narrows an object to Mapping[Unknown, Unknown]; any key type will do here)
-        kind = response_format.get("type")  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
-        if kind in ("json_schema", "json_object"):
-            return True, None
-        if kind == "text":
-            return False, None
-        raise ValueError(
-            "response_format as a dict must have type 'json_schema', 'json_object' or 'text', "
-            f"not {kind!r}"
-        )
-    return True, make_parser(response_format)
+        return json_of(text).at(length, partial(text.prefix, length))
