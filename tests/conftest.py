@@ -7,7 +7,19 @@ machine a property test then fails, or spends minutes shrinking, for reasons unr
 Timing goals live in bench/, so the deadline is off for every property test.
 """
 
+import pytest
 from hypothesis import settings
+
+_PLUGIN = "sansio_responses.testing.pytest_plugin"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # An editable install made before the entry point existed has no pytest11 metadata until it
+    # is reinstalled (pip install -e .): load the plugin here then, so the fixtures are there.
+    # tests/test_testkit_plugin.py checks the entry point itself, in a pytest run without this file.
+    if not config.pluginmanager.has_plugin(_PLUGIN):
+        config.pluginmanager.import_plugin(_PLUGIN)
+
 
 settings.register_profile("sansio-responses", deadline=None, print_blob=True)
 settings.load_profile("sansio-responses")
