@@ -10,6 +10,7 @@ replays to an httpx client must be what ``load_cassette`` returns.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import gzip
 import itertools
@@ -18,6 +19,7 @@ import zlib
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import brotli  # type: ignore[import-untyped]
 import httpx
 import pytest
@@ -51,10 +53,17 @@ def _vcr(path: Path, *, serializer: str = "yaml", record: str = "all") -> Any:
 
 
 def _post(client: str, url: str, payload: dict[str, Any]) -> bytes:
-    """POST *payload* with *client* and read the whole (raw-decoded) body."""
+    """POST *payload* with *client* and read the whole (decoded) body."""
     if client == "httpx":
         with httpx.Client() as http:
             return http.post(url, json=payload).content
+    if client == "aiohttp":
+
+        async def post() -> bytes:
+            async with aiohttp.ClientSession() as session, session.post(url, json=payload) as r:
+                return await r.read()
+
+        return asyncio.run(post())
     return requests.post(url, json=payload, timeout=30).content
 
 
@@ -67,7 +76,7 @@ def _replay_with_vcrpy(path: Path, url: str, *, serializer: str = "yaml") -> byt
 # --- vcrpy, recorded here ----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("client", ["httpx", "requests"])
+@pytest.mark.parametrize("client", ["httpx", "requests", "aiohttp"])
 def test_vcrpy_cassettes_read_back_byte_for_byte(client: str, tmp_path: Path) -> None:
     body = recording(BASIC)
     path = tmp_path / "basic.yaml"
@@ -87,8 +96,15 @@ def test_vcrpy_cassettes_read_back_byte_for_byte(client: str, tmp_path: Path) ->
     assert _replay_with_vcrpy(path, url) == exchange.body
 
 
-@pytest.mark.parametrize("client", ["httpx", "requests"])
-@pytest.mark.parametrize("coding", ["gzip", "deflate", "br", "deflate, gzip"])
+@pytest.mark.parametrize(
+    ("client", "coding"),
+    [
+        (client, coding)
+        for client in ("httpx", "requests", "aiohttp")
+        for coding in ("gzip", "deflate", "br", "deflate, gzip")
+        if not (client == "aiohttp" and "," in coding)  # aiohttp decodes one coding only
+    ],
+)
 def test_vcrpy_keeps_compressed_bodies_compressed_and_they_are_decoded(
     client: str, coding: str, tmp_path: Path
 ) -> None:
@@ -108,7 +124,8 @@ def test_vcrpy_keeps_compressed_bodies_compressed_and_they_are_decoded(
         assert isinstance(stored, bytes) and stored == wire
         assert "!!binary" in path.read_text()
     else:
-        # Through urllib3 2, vcrpy keeps what urllib3 decoded, beside the original header.
+        # Through urllib3 2 and aiohttp, vcrpy keeps what the client decoded, beside the original
+        # header.
         assert stored == body.decode()
 
     (exchange,) = load_cassette(path)

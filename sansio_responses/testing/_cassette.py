@@ -389,8 +389,11 @@ def _vcr_interaction(item: Any, where: str, limit: int) -> RecordedExchange:
     request_body: Any = request.get("body")
     if "parsed_body" in request and request_body is None:
         request_body = json.dumps(request["parsed_body"])
-    if isinstance(request_body, dict):
+    if isinstance(request_body, dict) and request_body.keys() <= {"string", "base64_string"}:
         request_body = _vcr_body(request_body, f"{where}.request.body")
+    elif isinstance(request_body, (dict, list)):
+        # vcrpy's aiohttp stub stores the json= argument itself, as a mapping or a list.
+        request_body = json.dumps(request_body)
     return RecordedExchange(
         method=str(request.get("method", "GET")).upper(),
         url=str(request.get("uri", request.get("url", ""))),
