@@ -4,15 +4,17 @@ Formats read by :func:`load_cassette` (detected from the content, not the file n
 
 * vcrpy cassettes (VCR.py, pytest-recording, pytest-vcr), YAML or vcrpy's JSON serializer:
   ``interactions[].response.body.string`` as text or ``!!binary``, the old httpx form
-  (``status_code`` and ``content``), and pydantic-ai's ``parsed_body`` (a JSON body stored parsed);
+  (``status_code`` and ``content``), the aiohttp stub's request body (a mapping), and pydantic-ai's
+  ``parsed_body`` (a JSON body stored parsed);
 * Ruby VCR cassettes (``http_interactions``, ``body.string`` or ``body.base64_string``);
 * HAR 1.2 (``log.entries[].response.content.text``, plain or ``encoding: "base64"``);
 * the cassettes :func:`save_cassette` and ``sansio-responses record`` write: vcrpy's JSON layout plus
   the chunks as they arrived (``response.chunks``: sizes and arrival times).
 
-vcrpy and Ruby VCR keep the body as it came off the wire, so a body whose ``Content-Encoding`` is
-``gzip``, ``deflate`` or ``br`` is decompressed; HAR 1.2 stores the decoded body (its ``content.text``)
-and the old httpx form the decoded ``content``, so those are kept as they are. YAML needs PyYAML (the
+vcrpy (with httpx) and Ruby VCR keep the body as it came off the wire, so a body whose
+``Content-Encoding`` is ``gzip``, ``deflate`` or ``br`` is decompressed; HAR 1.2 stores the decoded
+body (its ``content.text``), the old httpx form the decoded ``content``, and vcrpy through urllib3 2
+or aiohttp what the client decoded, so those are kept as they are (see ``_decoded``). YAML needs PyYAML (the
 ``testing`` extra); JSON needs nothing.
 """
 
