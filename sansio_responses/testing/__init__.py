@@ -1,8 +1,10 @@
-"""A public test kit: stream builders, recorded streams and a real local streaming server.
+"""A public test kit: stream builders, recorded streams, cassettes and a real local streaming server.
 
-Only the server (:func:`serve`, :class:`ResponsesServer`) needs ``aiohttp`` (the ``testing``
-extra); :func:`recording`, :class:`StreamBuilder`, :class:`ChatStreamBuilder` and :class:`Script`
-work without it. Never imported by the core package::
+Only the server (:func:`serve`, :class:`ResponsesServer`) needs ``aiohttp`` and only YAML
+cassettes (:func:`load_cassette`) need PyYAML (both in the ``testing`` extra); :func:`recording`,
+:class:`StreamBuilder`, :class:`ChatStreamBuilder` and :class:`Script` work without either. The
+pytest plugin (``responses_server``, ``every_split``) registers itself. Never imported by the core
+package::
 
     from sansio_responses.testing import Script, StreamBuilder, serve
 
