@@ -248,6 +248,29 @@ if TYPE_CHECKING:  # type checkers and IDEs see every name here; run time loads 
         ServerSentEvent,
         SSEDecoder,
     )
+    from ._ws.connection import (
+        CONNECTION_RULES,
+        HTTP_ONLY_FIELDS,
+        ResponsesConnection,
+        format_connection_rules,
+        print_connection_rules,
+    )
+    from ._ws.events import (
+        ResponsesServerEvent,
+        ResponseSteerAcceptedEvent,
+        ResponseSteerFailedEvent,
+        ResponseSteerPendingEvent,
+        ResponseWebSocketErrorEvent,
+        parse_server_event,
+    )
+    from ._ws.reconnect import (
+        DEFAULT_MAX_QUEUE_BYTES,
+        DEFAULT_MAX_RECONNECTS,
+        RECOVERABLE_CLOSE_CODES,
+        QueueFull,
+        ReconnectPolicy,
+        SendQueue,
+    )
 
 #: Private module -> the public names it defines. Nothing is imported by ``import
 #: sansio_responses`` itself: each module loads the first time one of its names is read
@@ -489,6 +512,29 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "ResumePolicy",
         "RetryPolicy",
     ),
+    "_ws.connection": (
+        "CONNECTION_RULES",
+        "HTTP_ONLY_FIELDS",
+        "ResponsesConnection",
+        "format_connection_rules",
+        "print_connection_rules",
+    ),
+    "_ws.events": (
+        "ResponsesServerEvent",
+        "ResponseSteerAcceptedEvent",
+        "ResponseSteerFailedEvent",
+        "ResponseSteerPendingEvent",
+        "ResponseWebSocketErrorEvent",
+        "parse_server_event",
+    ),
+    "_ws.reconnect": (
+        "DEFAULT_MAX_QUEUE_BYTES",
+        "DEFAULT_MAX_RECONNECTS",
+        "RECOVERABLE_CLOSE_CODES",
+        "QueueFull",
+        "ReconnectPolicy",
+        "SendQueue",
+    ),
 }
 _MODULE_OF = {name: module for module, names in _LAZY.items() for name in names}
 
@@ -698,6 +744,23 @@ __all__ = [
     "responses_request",
     "resume_request",
     "send_headers",
+    "CONNECTION_RULES",
+    "HTTP_ONLY_FIELDS",
+    "ResponsesConnection",
+    "format_connection_rules",
+    "print_connection_rules",
+    "ResponsesServerEvent",
+    "ResponseSteerAcceptedEvent",
+    "ResponseSteerFailedEvent",
+    "ResponseSteerPendingEvent",
+    "ResponseWebSocketErrorEvent",
+    "parse_server_event",
+    "DEFAULT_MAX_QUEUE_BYTES",
+    "DEFAULT_MAX_RECONNECTS",
+    "RECOVERABLE_CLOSE_CODES",
+    "QueueFull",
+    "ReconnectPolicy",
+    "SendQueue",
     "__version__",
 ]
 

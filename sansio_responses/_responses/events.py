@@ -152,11 +152,16 @@ EVENT_TYPES: dict[str, type[Any]] = {}
 """Wire ``type`` -> event class, for every type of the SDK's ``ResponseStreamEvent`` union."""
 
 
-def _event(wire_type: str) -> Callable[[type[_E]], type[_E]]:
+def _event(
+    wire_type: str, registry: dict[str, type[Any]] | None = None
+) -> Callable[[type[_E]], type[_E]]:
     """Class decorator: register an attrs event class for *wire_type* and derive its field table.
 
     Runs once per class at import; an annotation without a converter is a programming error.
+    *registry* defaults to :data:`EVENT_TYPES` (the WebSocket-only events keep their own).
     """
+    if registry is None:
+        registry = EVENT_TYPES
 
     def register(cls: type[_E]) -> type[_E]:
         spec: list[tuple[str, _Conv | None, str, bool, _Setter]] = []
@@ -182,9 +187,9 @@ def _event(wire_type: str) -> Callable[[type[_E]], type[_E]]:
         cls._LAZY = tuple(lazy)  # pyright: ignore[reportPrivateUsage]
         names = ["type", "sequence_number", "stream_id", *(name for name, *_ in spec)]
         cls._FIELDS = frozenset(names)  # pyright: ignore[reportPrivateUsage]
-        if wire_type in EVENT_TYPES:
+        if wire_type in registry:
             raise TypeError(f"{wire_type!r} registered twice")
-        EVENT_TYPES[wire_type] = cls
+        registry[wire_type] = cls
         return depth_safe(cls)
 
     return register

@@ -37,7 +37,14 @@ from .._base import (
     JSONLoads,
     JSONValue,
 )
-from .._errors import LocalProtocolError, RemoteProtocolError, SchemaError, TruncatedStream, excerpt
+from .._errors import (
+    LocalProtocolError,
+    ProtocolError,
+    RemoteProtocolError,
+    SchemaError,
+    TruncatedStream,
+    excerpt,
+)
 from .._json.parsing import function_tool_parsers, make_parser
 from .._json.structured import final_parser
 from .._sse import DEFAULT_MAX_EVENT_SIZE, ServerSentEvent
@@ -279,6 +286,9 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
         )
         self.max_output_items = max_output_items
         self._acc = Accumulator(self._note_from_accumulator, self._limit_error, max_output_items)
+        # Wire type -> constructor. A WebSocket lane's stream gets the WebSocket table (its
+        # ``error`` event has another shape); see ResponsesConnection.
+        self._builders: dict[object, Callable[[dict[str, Any]], Any]] = _BUILDERS
         self.sequence_window = sequence_window
         self._seq = _Sequence(sequence_window)
         self._current_seq: int | None = None
@@ -442,8 +452,24 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
             obj = self._load_object(data, offset)  # the full decoder, or a located error
         if len(data) > self._deep_len:  # only long data can nest deeper than the limit
             self._check_depth(obj, data, offset)
+        self._on_object(obj, data, event_type, offset, out)
+
+    def _on_object(
+        self,
+        obj: dict[str, Any],
+        data: str | bytes | bytearray,
+        event_type: str,
+        offset: int,
+        out: list[Any],
+    ) -> None:
+        """Apply one decoded event object (*data*: its text, for error excerpts).
+
+        The seam between framing and the protocol: :meth:`_on_message` calls it for each SSE
+        message, and :class:`~sansio_responses.ResponsesConnection` for each WebSocket message
+        (decoded once, there, to route it to its lane).
+        """
         try:  # parse_event, minus a call on the hot path
-            build = _BUILDERS.get(obj.get("type"))
+            build = self._builders.get(obj.get("type"))
         except TypeError:  # an unhashable type ({} or []): parse_event's located error below
             build = None
         try:
@@ -703,6 +729,24 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
 
     def _note_from_accumulator(self, code: str, message: str) -> None:
         self._note(code, message, sequence_number=self._current_seq, offset=self._current_offset)
+
+    def _feed_object(self, obj: dict[str, Any], data: str, offset: int) -> list[Any]:
+        """Apply one decoded WebSocket message, with :meth:`feed`'s error discipline.
+
+        For :class:`~sansio_responses.ResponsesConnection`, which has checked the object's JSON
+        (depth included) and routed it here; *offset* counts the connection's received bytes.
+        """
+        if self._closed:
+            raise LocalProtocolError("a message fed after close()")
+        if self._error is not None:
+            raise LocalProtocolError(f"the stream is in an error state after: {self._error}")
+        out: list[Any] = []
+        try:
+            self._on_object(obj, data, "message", offset, out)
+        except ProtocolError as exc:
+            self._fail(exc, out)
+            raise
+        return out
 
     def _on_unterminated(self, event: ServerSentEvent, out: list[Any]) -> None:
         if event.data == "[DONE]":
