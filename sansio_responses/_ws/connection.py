@@ -174,8 +174,9 @@ class _Lane:
         return self.history[-1] if self.history else None
 
     def in_flight(self) -> bool:
+        # create() appends the requested response's stream at once: it is the current one.
         current = self.current
-        return self.requested or (current is not None and current.outcome is None)
+        return current is not None and current.outcome is None
 
 
 class ResponsesConnection:
@@ -257,6 +258,13 @@ class ResponsesConnection:
         """Whether the lane has a response requested or running."""
         lane = self._lanes.get(stream_id)
         return lane is not None and lane.in_flight()
+
+    def expecting(self) -> bool:
+        """Whether the server owes an event: a lane in flight, or steering not yet answered or
+        awaiting its successor. An adapter reads until this is false."""
+        return any(lane.in_flight() for lane in self._lanes.values()) or any(
+            s.state in ("sent", "accepted") for s in self._steers
+        )
 
     def pending(self, stream_id: str | None = None) -> ResponseSteerPendingEvent | None:
         """The ``response.steer.pending`` the lane's next ``response.create`` must answer."""
@@ -427,7 +435,10 @@ class ResponsesConnection:
                 lane.requested = False
             else:
                 stream = self._successor(lane, stream_id, obj, text, offset)
-        return stream._feed_object(obj, text, offset)  # pyright: ignore[reportPrivateUsage]
+        events = stream._feed_object(obj, text, offset)  # pyright: ignore[reportPrivateUsage]
+        if stream.outcome is not None:
+            lane.requested = False  # ended before its response.created (an error)
+        return events
 
     def _successor(
         self, lane: _Lane, stream_id: str | None, obj: dict[str, Any], text: str, offset: int

@@ -22,6 +22,7 @@ import attrs
 from .._install import install_hint
 from ._pacing import scheduled_pieces
 from ._script import Faults, Script, plan
+from ._ws_server import websocket_handler
 
 try:
     import aiohttp.web
@@ -102,6 +103,8 @@ class ResponsesServer:
     * ``POST /responses`` and ``POST /chat/completions`` answer with the next :meth:`enqueue`-d
       script (one queue for both routes), else the :meth:`set_default` one, else a 500 error
       saying nothing was scripted. A 2xx background script is remembered by its response id.
+    * ``GET /responses`` upgraded to a WebSocket: the Responses API's WebSocket mode, each
+      ``response.create`` answered with the next script on its lane (see ``_ws_server``).
     * ``GET /responses/{id}?stream=true&starting_after=N`` replays a remembered background stream:
       exactly its events with ``sequence_number > N`` (all of them without ``starting_after``),
       sent with the script's next ``resumes`` entry (faults, or a whole :class:`Script` such as
@@ -218,6 +221,8 @@ class ResponsesServer:
         app.router.add_post(self.prefix + "/responses", self._guard(self._create))
         app.router.add_post(self.prefix + "/chat/completions", self._guard(self._create))
         app.router.add_get(self.prefix + "/responses/{response_id}", self._guard(self._retrieve))
+        # WebSocket mode (see _ws_server): the upgrade is a GET of /responses.
+        app.router.add_get(self.prefix + "/responses", self._guard(self._websocket))
         self._runner = aiohttp.web.AppRunner(app, access_log=None, handle_signals=False)
         await self._runner.setup()
         site = aiohttp.web.TCPSite(self._runner, self.host, self.port)
@@ -263,6 +268,16 @@ class ResponsesServer:
                 type="server_error",
             )
         return await self._send(request, script.status, script.headers, script.body, script.faults)
+
+    def _take_script(self) -> Script | None:
+        """The next enqueued script, else the default one (what a POST or a WebSocket
+        ``response.create`` is answered with)."""
+        with self._lock:
+            return self._queue.popleft() if self._queue else self._default
+
+    async def _websocket(self, request: aiohttp.web.Request) -> aiohttp.web.StreamResponse:
+        await self._record(request)
+        return await websocket_handler(request, self._take_script)
 
     async def _retrieve(self, request: aiohttp.web.Request) -> aiohttp.web.StreamResponse:
         await self._record(request)

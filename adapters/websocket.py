@@ -1,0 +1,371 @@
+"""WebSocket adapter: the Responses API's WebSocket mode on anyio (asyncio or trio), framed by wsproto.
+
+    async with open_connection(base_url=..., api_key=...) as conn:
+        stream = await conn.send_create({"model": ..., "input": ...}, stream_id="a")
+        async for event in conn:      # ends when no response is in flight any more
+            ...
+        stream.snapshot()
+
+One socket (``wss://`` for an ``https`` base URL, certificates verified; ``ws://`` for ``http``) to
+``{base_url}/responses``, the bearer key in the upgrade request. The protocol is
+:class:`~sansio_responses.ResponsesConnection`'s (``conn.protocol``); this module moves its text
+messages. Timeouts as the HTTP adapters: ``connect_timeout`` for TCP, TLS and the upgrade,
+``idle_timeout`` for each wait for the server while a response is expected, ``total_timeout`` for
+the whole connection.
+
+Reconnects: when the socket drops, the connection's :class:`~sansio_responses.ReconnectPolicy` (the
+SDK's: 5 attempts, 0.5 s to 8 s) decides whether and when to open a new one. Messages sent while no
+socket is open wait in the bounded :attr:`ResponsesConnection.queue` and go out, in order, on the
+new socket. The responses in flight when it dropped cannot continue (their state lived on the old
+socket) and are not sent again: each ends ``"truncated"``, and the iteration raises
+:class:`~sansio_responses.ConnectionDropped` naming how many were lost, the new socket being open
+for the next ``send_create``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import ssl
+from collections.abc import AsyncGenerator, Iterable, Mapping
+from typing import Any
+
+import anyio
+import anyio.abc
+import wsproto
+import wsproto.events as ws
+
+from sansio_responses._errors import LocalProtocolError, RemoteProtocolError
+from sansio_responses._http import exchange as t  # pyright: ignore[reportPrivateUsage]
+from sansio_responses._http.requests import DEFAULT_BASE_URL, Request, responses_request
+from sansio_responses._responses.stream import ResponsesStream
+from sansio_responses._ws.connection import ResponsesConnection
+from sansio_responses._ws.events import ResponsesServerEvent
+from sansio_responses._ws.reconnect import ReconnectPolicy
+
+from ._h11 import default_ssl_context
+
+__all__ = ["WebSocketConnection", "open_connection"]
+
+_READ_SIZE = 65536
+# The HTTP builder's headers that describe a POST body, not the upgrade request.
+_TRANSPORT_HEADERS = frozenset({"accept", "content-type", "content-length"})
+
+
+class WebSocketConnection:
+    """An open Responses WebSocket. ``protocol`` is the sans-IO
+    :class:`~sansio_responses.ResponsesConnection` (lanes, streams, rules).
+
+    Attributes:
+        reconnects: how many times the socket was opened again after a drop.
+    """
+
+    def __init__(
+        self,
+        request: Request[Any],
+        protocol: ResponsesConnection,
+        *,
+        connect_timeout: float | None,
+        idle_timeout: float | None,
+        total_timeout: float | None,
+        ssl_context: ssl.SSLContext | None,
+    ) -> None:
+        self.protocol = protocol
+        self._request = request
+        self._connect_timeout = connect_timeout
+        self._idle_timeout = idle_timeout
+        self._total_timeout = total_timeout
+        self._deadline = None if total_timeout is None else anyio.current_time() + total_timeout
+        self._ssl = ssl_context
+        self._sock: anyio.abc.ByteStream | None = None
+        self._ws: wsproto.WSConnection | None = None
+        self._ready: list[ResponsesServerEvent] = []
+        self._text: list[str] = []
+        self._text_size = 0
+        self._send_lock = anyio.Lock()
+        self._closed = False
+        self.reconnects = 0
+
+    # -- sending ---------------------------------------------------------------------------------
+
+    async def send_create(
+        self, body: Mapping[str, Any], *, stream_id: str | None = None
+    ) -> ResponsesStream:
+        """Send ``response.create`` on lane *stream_id*; return the lane's new stream."""
+        await self._send(self.protocol.create(body, stream_id=stream_id))
+        return self.protocol.stream(stream_id)
+
+    async def send_steer(
+        self, previous_response_id: str, input: str | Iterable[Mapping[str, Any]]
+    ) -> None:
+        """Send ``response.steer`` for the running response *previous_response_id*."""
+        await self._send(self.protocol.steer(previous_response_id, input))
+
+    async def _send(self, text: str) -> None:
+        if self._closed:
+            raise LocalProtocolError("send on a closed WebSocket connection")
+        if self._sock is None:
+            self.protocol.queue.put(text)  # bounded: QueueFull past max_queue_bytes
+            await self._reconnect(None)
+            return
+        try:
+            await self._write(ws.Message(data=text))
+        except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
+            self.protocol.queue.put(text)
+            await self._dropped(None)
+
+    async def _write(self, event: ws.Event) -> None:
+        assert self._ws is not None and self._sock is not None
+        data = self._ws.send(event)
+        async with self._send_lock:
+            with anyio.fail_after(_seconds(self._limit(self._idle_timeout))):
+                await self._sock.send(data)
+
+    # -- receiving -------------------------------------------------------------------------------
+
+    def __aiter__(self) -> WebSocketConnection:
+        return self
+
+    async def __anext__(self) -> ResponsesServerEvent:
+        """The next server event; the iteration stops when no response is expected any more
+        (no lane in flight, no steering awaiting its answer or successor)."""
+        while not self._ready:
+            if not self.protocol.expecting():
+                raise StopAsyncIteration
+            await self._read()
+        return self._ready.pop(0)
+
+    async def _read(self) -> None:
+        if self._sock is None:
+            await self._reconnect(None)
+            return
+        assert self._ws is not None
+        try:
+            with anyio.fail_after(_seconds(self._limit(self._idle_timeout))):
+                data = await self._sock.receive(_READ_SIZE)
+        except TimeoutError:
+            await self.aclose()
+            if self._deadline is not None and anyio.current_time() >= self._deadline:
+                raise self._total_error() from None
+            raise t.failure("idle", self._request, timeout=self._idle_timeout) from None
+        except (anyio.EndOfStream, anyio.BrokenResourceError, OSError):
+            await self._dropped(None)
+            return
+        self._ws.receive_data(data)
+        await self._handle_events()
+
+    async def _handle_events(self) -> None:
+        assert self._ws is not None
+        for event in self._ws.events():
+            if isinstance(event, ws.TextMessage):
+                self._text.append(event.data)
+                self._text_size += len(event.data)
+                limit = self.protocol.max_message_size
+                if limit is not None and self._text_size > limit:
+                    # The protocol object reports it (EventTooLarge, located), as any bad message.
+                    message = "".join(self._text)
+                    self._text, self._text_size = [], 0
+                    self.protocol.receive(message)
+                if event.message_finished:
+                    message = "".join(self._text)
+                    self._text, self._text_size = [], 0
+                    self._ready.extend(self.protocol.receive(message))
+            elif isinstance(event, ws.Ping):
+                await self._write(event.response())
+            elif isinstance(event, ws.CloseConnection):
+                with contextlib.suppress(Exception):
+                    await self._write(event.response())
+                await self._dropped(event.code)
+                return
+            elif isinstance(event, ws.BytesMessage):
+                raise RemoteProtocolError("the server sent a binary message; the API sends text")
+
+    # -- the socket ------------------------------------------------------------------------------
+
+    async def _open(self) -> None:
+        request = self._request
+        try:
+            with anyio.fail_after(_seconds(self._limit(self._connect_timeout))):
+                sock: anyio.abc.ByteStream
+                if request.scheme == "https":
+                    sock = await anyio.connect_tcp(
+                        request.host,
+                        request.port,
+                        ssl_context=self._ssl or default_ssl_context(),
+                        tls_standard_compatible=False,
+                    )
+                else:
+                    sock = await anyio.connect_tcp(request.host, request.port)
+                conn = wsproto.WSConnection(wsproto.ConnectionType.CLIENT)
+                headers = [
+                    (name.encode(), value.encode())
+                    for name, value in request.headers
+                    if name.lower() not in _TRANSPORT_HEADERS
+                ]
+                default = 443 if request.scheme == "https" else 80
+                host = request.host if request.port == default else f"{request.host}:{request.port}"
+                handshake = conn.send(
+                    ws.Request(host=host, target=request.target, extra_headers=headers)
+                )
+                await sock.send(handshake)
+                await self._handshake(sock, conn)
+        except TimeoutError:
+            raise t.failure("connect-timeout", request, timeout=self._connect_timeout) from None
+        except (OSError, anyio.BrokenResourceError, anyio.EndOfStream, ssl.SSLError) as exc:
+            raise t.failure("connect", request, cause=exc) from None
+        self._sock, self._ws = sock, conn
+        for text in self.protocol.connection_made():
+            await self._write(ws.Message(data=text))
+
+    async def _handshake(self, sock: anyio.abc.ByteStream, conn: wsproto.WSConnection) -> None:
+        body = b""
+        status = 0
+        while True:
+            conn.receive_data(await sock.receive(_READ_SIZE))
+            for event in conn.events():
+                if isinstance(event, ws.AcceptConnection):
+                    return
+                if isinstance(event, ws.RejectConnection):
+                    status = event.status_code
+                    if not event.has_body:
+                        raise _rejected(self._request, status, b"")
+                elif isinstance(event, ws.RejectData):
+                    body += event.data[: 4096 - len(body)]  # bounded: only quoted
+                    if event.body_finished:
+                        raise _rejected(self._request, status, body)
+
+    async def _dropped(self, code: int | None) -> None:
+        """The socket closed (*code*: its close code; ``None``: no close frame)."""
+        await self._close_socket()
+        lost = self.protocol.connection_lost()
+        await self._reconnect(code)
+        if lost:
+            raise t.ConnectionDropped(
+                f"the WebSocket to {self._request.host}:{self._request.port} closed "
+                f"({'no close frame' if code is None else f'code {code}'}) with {len(lost)} "
+                "response(s) in flight, now ended 'truncated'; the socket is open again",
+            )
+
+    async def _reconnect(self, code: int | None) -> None:
+        while True:
+            delay = self.protocol.reconnect_delay(code)
+            if delay is None:
+                self._closed = True
+                raise t.ConnectionDropped(
+                    f"the WebSocket to {self._request.host}:{self._request.port} closed "
+                    f"({'no close frame' if code is None else f'code {code}'}) and was not "
+                    f"reopened ({self.reconnects} reconnect(s) made)"
+                )
+            if self._deadline is not None and anyio.current_time() + delay >= self._deadline:
+                raise self._total_error()
+            await anyio.sleep(delay)
+            try:
+                await self._open()
+            except t.ConnectError:
+                code = None
+                continue
+            self.reconnects += 1
+            return
+
+    def _limit(self, timeout: float | None) -> float | None:
+        if self._deadline is None:
+            return timeout
+        left = max(0.0, self._deadline - anyio.current_time())
+        return left if timeout is None else min(timeout, left)
+
+    def _total_error(self) -> t.TotalTimeout:
+        assert self._total_timeout is not None
+        return t.TotalTimeout(
+            f"the WebSocket connection took longer than total_timeout ({self._total_timeout} s)",
+            timeout=self._total_timeout,
+        )
+
+    async def _close_socket(self) -> None:
+        sock, self._sock, self._ws = self._sock, None, None
+        self._text, self._text_size = [], 0
+        if sock is not None:
+            with contextlib.suppress(Exception):
+                await sock.aclose()
+
+    async def aclose(self) -> None:
+        """Close the socket (a normal close frame first when it is open)."""
+        self._closed = True
+        if self._sock is not None and self._ws is not None:
+            with contextlib.suppress(Exception), anyio.move_on_after(1):
+                await self._write(ws.CloseConnection(code=1000))
+        await self._close_socket()
+
+
+def _rejected(request: Request[Any], status: int, body: bytes) -> t.ConnectError:
+    shown = body[:300].decode("utf-8", "replace")
+    where = f"{request.host}:{request.port}"
+    return t.ConnectError(
+        f"the server at {where} refused the WebSocket upgrade"
+        + (f" (HTTP {status})" if status else "")
+        + (f": {shown}" if shown else "")
+    )
+
+
+def _seconds(timeout: float | None) -> float:
+    return math.inf if timeout is None else timeout
+
+
+@contextlib.asynccontextmanager
+async def open_connection(
+    *,
+    base_url: str = DEFAULT_BASE_URL,
+    api_key: str | None = None,
+    headers: Mapping[str, str] | None = None,
+    organization: str | None = None,
+    project: str | None = None,
+    connect_timeout: float | None = t.DEFAULT_CONNECT_TIMEOUT,
+    idle_timeout: float | None = t.DEFAULT_IDLE_TIMEOUT,
+    total_timeout: float | None = None,
+    ssl_context: ssl.SSLContext | None = None,
+    reconnect_policy: ReconnectPolicy | None = None,
+    max_queue_bytes: int = 1 << 20,
+    **connection_options: Any,
+) -> AsyncGenerator[WebSocketConnection, None]:
+    """Open the Responses WebSocket at ``{base_url}/responses`` for the ``async with`` block.
+
+    *base_url*, *api_key*, *headers*, *organization* and *project* are checked as by
+    :func:`~sansio_responses.responses_request` (the key is required for api.openai.com).
+    *connection_options* go to :class:`~sansio_responses.ResponsesConnection` (``strict``,
+    ``max_message_size``, ``text_format``, ...). The socket is closed on leaving the block.
+
+    Raises:
+        ConnectError: no connection, a TLS failure or a refused upgrade (``ConnectTimeout`` past
+            *connect_timeout*).
+        ValueError: a timeout that is not > 0 or ``None``.
+    """
+    for name, value in (
+        ("connect_timeout", connect_timeout),
+        ("idle_timeout", idle_timeout),
+        ("total_timeout", total_timeout),
+    ):
+        if value is not None and not value > 0:
+            raise ValueError(f"{name} must be > 0 or None, got {value!r}")
+    request = responses_request(
+        {},
+        base_url=base_url,
+        api_key=api_key,
+        headers=headers,
+        organization=organization,
+        project=project,
+    )
+    protocol = ResponsesConnection(
+        reconnect_policy=reconnect_policy, max_queue_bytes=max_queue_bytes, **connection_options
+    )
+    conn = WebSocketConnection(
+        Request(method="GET", url=request.url, headers=request.headers, body=None),
+        protocol,
+        connect_timeout=connect_timeout,
+        idle_timeout=idle_timeout,
+        total_timeout=total_timeout,
+        ssl_context=ssl_context,
+    )
+    await conn._open()  # pyright: ignore[reportPrivateUsage]
+    try:
+        yield conn
+    finally:
+        await conn.aclose()
