@@ -35,13 +35,18 @@ import anyio.abc
 import wsproto
 import wsproto.events as ws
 
-from sansio_responses._errors import LocalProtocolError, RemoteProtocolError
-from sansio_responses._http import exchange as t  # pyright: ignore[reportPrivateUsage]
-from sansio_responses._http.requests import DEFAULT_BASE_URL, Request, responses_request
-from sansio_responses._responses.stream import ResponsesStream
-from sansio_responses._ws.connection import ResponsesConnection
-from sansio_responses._ws.events import ResponsesServerEvent
-from sansio_responses._ws.reconnect import ReconnectPolicy
+import sansio_responses as sr
+from sansio_responses import (
+    DEFAULT_BASE_URL,
+    LocalProtocolError,
+    ReconnectPolicy,
+    RemoteProtocolError,
+    Request,
+    ResponsesConnection,
+    ResponsesServerEvent,
+    ResponsesStream,
+    responses_request,
+)
 
 from ._h11 import default_ssl_context
 
@@ -147,7 +152,7 @@ class WebSocketConnection:
             await self.aclose()
             if self._deadline is not None and anyio.current_time() >= self._deadline:
                 raise self._total_error() from None
-            raise t.failure("idle", self._request, timeout=self._idle_timeout) from None
+            raise sr.failure("idle", self._request, timeout=self._idle_timeout) from None
         except (anyio.EndOfStream, anyio.BrokenResourceError, OSError):
             await self._dropped(None)
             return
@@ -210,9 +215,9 @@ class WebSocketConnection:
                 await sock.send(handshake)
                 await self._handshake(sock, conn)
         except TimeoutError:
-            raise t.failure("connect-timeout", request, timeout=self._connect_timeout) from None
+            raise sr.failure("connect-timeout", request, timeout=self._connect_timeout) from None
         except (OSError, anyio.BrokenResourceError, anyio.EndOfStream, ssl.SSLError) as exc:
-            raise t.failure("connect", request, cause=exc) from None
+            raise sr.failure("connect", request, cause=exc) from None
         self._sock, self._ws = sock, conn
         for text in self.protocol.connection_made():
             await self._write(ws.Message(data=text))
@@ -240,7 +245,7 @@ class WebSocketConnection:
         lost = self.protocol.connection_lost()
         await self._reconnect(code)
         if lost:
-            raise t.ConnectionDropped(
+            raise sr.ConnectionDropped(
                 f"the WebSocket to {self._request.host}:{self._request.port} closed "
                 f"({'no close frame' if code is None else f'code {code}'}) with {len(lost)} "
                 "response(s) in flight, now ended 'truncated'; the socket is open again",
@@ -251,7 +256,7 @@ class WebSocketConnection:
             delay = self.protocol.reconnect_delay(code)
             if delay is None:
                 self._closed = True
-                raise t.ConnectionDropped(
+                raise sr.ConnectionDropped(
                     f"the WebSocket to {self._request.host}:{self._request.port} closed "
                     f"({'no close frame' if code is None else f'code {code}'}) and was not "
                     f"reopened ({self.reconnects} reconnect(s) made)"
@@ -261,7 +266,7 @@ class WebSocketConnection:
             await anyio.sleep(delay)
             try:
                 await self._open()
-            except t.ConnectError:
+            except sr.ConnectError:
                 code = None
                 continue
             self.reconnects += 1
@@ -273,9 +278,9 @@ class WebSocketConnection:
         left = max(0.0, self._deadline - anyio.current_time())
         return left if timeout is None else min(timeout, left)
 
-    def _total_error(self) -> t.TotalTimeout:
+    def _total_error(self) -> sr.TotalTimeout:
         assert self._total_timeout is not None
-        return t.TotalTimeout(
+        return sr.TotalTimeout(
             f"the WebSocket connection took longer than total_timeout ({self._total_timeout} s)",
             timeout=self._total_timeout,
         )
@@ -296,10 +301,10 @@ class WebSocketConnection:
         await self._close_socket()
 
 
-def _rejected(request: Request[Any], status: int, body: bytes) -> t.ConnectError:
+def _rejected(request: Request[Any], status: int, body: bytes) -> sr.ConnectError:
     shown = body[:300].decode("utf-8", "replace")
     where = f"{request.host}:{request.port}"
-    return t.ConnectError(
+    return sr.ConnectError(
         f"the server at {where} refused the WebSocket upgrade"
         + (f" (HTTP {status})" if status else "")
         + (f": {shown}" if shown else "")
@@ -318,8 +323,8 @@ async def open_connection(
     headers: Mapping[str, str] | None = None,
     organization: str | None = None,
     project: str | None = None,
-    connect_timeout: float | None = t.DEFAULT_CONNECT_TIMEOUT,
-    idle_timeout: float | None = t.DEFAULT_IDLE_TIMEOUT,
+    connect_timeout: float | None = sr.DEFAULT_CONNECT_TIMEOUT,
+    idle_timeout: float | None = sr.DEFAULT_IDLE_TIMEOUT,
     total_timeout: float | None = None,
     ssl_context: ssl.SSLContext | None = None,
     reconnect_policy: ReconnectPolicy | None = None,

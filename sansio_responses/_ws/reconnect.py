@@ -19,7 +19,7 @@ from collections import deque
 from collections.abc import Callable
 
 from .._errors import LocalProtocolError
-from .._http.exchange import RetryPolicy
+from .._http.policies import RetryPolicy
 
 __all__ = [
     "DEFAULT_MAX_QUEUE_BYTES",
