@@ -110,6 +110,13 @@ class ChatFastPaths(ChatAccumulator):
         fail nor record a diagnostic. Everything is checked before anything is changed; then the
         chunk is applied as :meth:`_accumulate` would (same order, same results) and built as
         :func:`hot_chunk` would. Anything else returns None and goes the general way.
+
+        The general rules it stands for (rows of ``CHAT_ACCUMULATION_RULES``): no new choice or
+        tool call, so :meth:`_check_chunk` cannot fail; ``content`` and tool ``arguments``
+        appended; ``role``, tool-call ``id``/``type``/``function.name`` set once (here only an
+        identical repeat, which changes nothing); ``id``/``model``/``created`` the first
+        non-empty; ``system_fingerprint``, ``service_tier``, ``finish_reason`` and unmodelled
+        choice fields the last non-null; ``obfuscation`` ignored.
         """
         # One function, not hot_chunk + a check + _accumulate: each value is read and
         # type-checked once, and no call is made per nested object.
@@ -361,7 +368,7 @@ class ChatFastPaths(ChatAccumulator):
 
     def _learn(self, data: str | bytes | bytearray, d: dict[str, Any]) -> None:
         """Make the template of the chunk *d* just applied by :meth:`_common`, if it has a shape
-        one can describe (see :mod:`._shape`): its content, or the arguments of its one tool call
+        one can describe (see :mod:`._chat.shape`): its content, or the arguments of its one tool call
         (which names no id, type or function name), and its ``obfuscation`` vary; every other
         value is a constant scalar, or the value of an unmodelled choice field (Azure's
         ``content_filter_results``), which chunks can share since no accessor hands it out

@@ -166,7 +166,7 @@ class ChatCompletionsStream(ChatFastPaths):
         self._reasoning_noted: set[str] = set()
         self._snap: ChatCompletion | None = None
         self._view_of = self._view  # bound once: every chunk holds a partial of it
-        # The shape templates of the latest content and tool-argument chunks (see _shape), when
+        # The shape templates of the latest content and tool-argument chunks (see _chat/fast.py), when
         # the decoder is one of ours: a custom json_loads may build other values than the
         # standard library's.
         self._tpls: list[Template] = []
@@ -276,7 +276,7 @@ class ChatCompletionsStream(ChatFastPaths):
     ) -> None:
         if self._tpls and event_type == "message" and self.outcome is None:
             # Nearly every chunk repeats an earlier one but for its content (or a tool call's
-            # arguments) and padding: read those strings and skip the JSON decoder (see _shape).
+            # arguments) and padding: read those strings and skip the JSON decoder (see _chat/fast.py).
             chunk = self._templated(
                 data if isinstance(data, str) else data.decode("utf-8", "replace")
             )
