@@ -32,29 +32,22 @@ from typing import Any
 
 import anyio
 import anyio.abc
-import wsproto
-import wsproto.events as ws
 
 import sansio_responses as sr
 from sansio_responses import (
     DEFAULT_BASE_URL,
     LocalProtocolError,
     ReconnectPolicy,
-    RemoteProtocolError,
     Request,
     ResponsesConnection,
     ResponsesServerEvent,
     ResponsesStream,
-    responses_request,
 )
 
 from ._h11 import default_ssl_context
+from ._ws_framing import READ_SIZE, Framing, websocket_request
 
 __all__ = ["WebSocketConnection", "open_connection"]
-
-_READ_SIZE = 65536
-# The HTTP builder's headers that describe a POST body, not the upgrade request.
-_TRANSPORT_HEADERS = frozenset({"accept", "content-type", "content-length"})
 
 
 class WebSocketConnection:
@@ -83,10 +76,8 @@ class WebSocketConnection:
         self._deadline = None if total_timeout is None else anyio.current_time() + total_timeout
         self._ssl = ssl_context
         self._sock: anyio.abc.ByteStream | None = None
-        self._ws: wsproto.WSConnection | None = None
+        self._framing: Framing | None = None
         self._ready: list[ResponsesServerEvent] = []
-        self._text: list[str] = []
-        self._text_size = 0
         self._send_lock = anyio.Lock()
         self._closed = False
         self.reconnects = 0
@@ -113,15 +104,17 @@ class WebSocketConnection:
             self.protocol.queue.put(text)  # bounded: QueueFull past max_queue_bytes
             await self._reconnect(None)
             return
+        assert self._framing is not None
         try:
-            await self._write(ws.Message(data=text))
+            await self._write(self._framing.message(text))
         except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
             self.protocol.queue.put(text)
             await self._dropped(None)
 
-    async def _write(self, event: ws.Event) -> None:
-        assert self._ws is not None and self._sock is not None
-        data = self._ws.send(event)
+    async def _write(self, data: bytes) -> None:
+        assert self._sock is not None
+        if not data:
+            return
         async with self._send_lock:
             with anyio.fail_after(_seconds(self._limit(self._idle_timeout))):
                 await self._sock.send(data)
@@ -144,10 +137,11 @@ class WebSocketConnection:
         if self._sock is None:
             await self._reconnect(None)
             return
-        assert self._ws is not None
+        framing = self._framing
+        assert framing is not None
         try:
             with anyio.fail_after(_seconds(self._limit(self._idle_timeout))):
-                data = await self._sock.receive(_READ_SIZE)
+                data = await self._sock.receive(READ_SIZE)
         except TimeoutError:
             await self.aclose()
             if self._deadline is not None and anyio.current_time() >= self._deadline:
@@ -156,39 +150,19 @@ class WebSocketConnection:
         except (anyio.EndOfStream, anyio.BrokenResourceError, OSError):
             await self._dropped(None)
             return
-        self._ws.receive_data(data)
-        await self._handle_events()
-
-    async def _handle_events(self) -> None:
-        assert self._ws is not None
-        for event in self._ws.events():
-            if isinstance(event, ws.TextMessage):
-                self._text.append(event.data)
-                self._text_size += len(event.data)
-                limit = self.protocol.max_message_size
-                if limit is not None and self._text_size > limit:
-                    # The protocol object reports it (EventTooLarge, located), as any bad message.
-                    message = "".join(self._text)
-                    self._text, self._text_size = [], 0
-                    self.protocol.receive(message)
-                if event.message_finished:
-                    message = "".join(self._text)
-                    self._text, self._text_size = [], 0
-                    self._ready.extend(self.protocol.receive(message))
-            elif isinstance(event, ws.Ping):
-                await self._write(event.response())
-            elif isinstance(event, ws.CloseConnection):
-                with contextlib.suppress(Exception):
-                    await self._write(event.response())
-                await self._dropped(event.code)
-                return
-            elif isinstance(event, ws.BytesMessage):
-                raise RemoteProtocolError("the server sent a binary message; the API sends text")
+        events, reply = framing.receive(data)
+        self._ready += events
+        if reply:
+            with contextlib.suppress(anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
+                await self._write(reply)
+        if framing.closed_with is not None:
+            await self._dropped(framing.closed_with)
 
     # -- the socket ------------------------------------------------------------------------------
 
     async def _open(self) -> None:
         request = self._request
+        framing = Framing(request, self.protocol)
         try:
             with anyio.fail_after(_seconds(self._limit(self._connect_timeout))):
                 sock: anyio.abc.ByteStream
@@ -201,43 +175,16 @@ class WebSocketConnection:
                     )
                 else:
                     sock = await anyio.connect_tcp(request.host, request.port)
-                conn = wsproto.WSConnection(wsproto.ConnectionType.CLIENT)
-                headers = [
-                    (name.encode(), value.encode())
-                    for name, value in request.headers
-                    if name.lower() not in _TRANSPORT_HEADERS
-                ]
-                default = 443 if request.scheme == "https" else 80
-                host = request.host if request.port == default else f"{request.host}:{request.port}"
-                handshake = conn.send(
-                    ws.Request(host=host, target=request.target, extra_headers=headers)
-                )
-                await sock.send(handshake)
-                await self._handshake(sock, conn)
+                await sock.send(framing.handshake())
+                while not framing.accepted(await sock.receive(READ_SIZE)):
+                    pass
         except TimeoutError:
             raise sr.failure("connect-timeout", request, timeout=self._connect_timeout) from None
         except (OSError, anyio.BrokenResourceError, anyio.EndOfStream, ssl.SSLError) as exc:
             raise sr.failure("connect", request, cause=exc) from None
-        self._sock, self._ws = sock, conn
+        self._sock, self._framing = sock, framing
         for text in self.protocol.connection_made():
-            await self._write(ws.Message(data=text))
-
-    async def _handshake(self, sock: anyio.abc.ByteStream, conn: wsproto.WSConnection) -> None:
-        body = b""
-        status = 0
-        while True:
-            conn.receive_data(await sock.receive(_READ_SIZE))
-            for event in conn.events():
-                if isinstance(event, ws.AcceptConnection):
-                    return
-                if isinstance(event, ws.RejectConnection):
-                    status = event.status_code
-                    if not event.has_body:
-                        raise _rejected(self._request, status, b"")
-                elif isinstance(event, ws.RejectData):
-                    body += event.data[: 4096 - len(body)]  # bounded: only quoted
-                    if event.body_finished:
-                        raise _rejected(self._request, status, body)
+            await self._write(framing.message(text))
 
     async def _dropped(self, code: int | None) -> None:
         """The socket closed (*code*: its close code; ``None``: no close frame)."""
@@ -286,8 +233,7 @@ class WebSocketConnection:
         )
 
     async def _close_socket(self) -> None:
-        sock, self._sock, self._ws = self._sock, None, None
-        self._text, self._text_size = [], 0
+        sock, self._sock, self._framing = self._sock, None, None
         if sock is not None:
             with contextlib.suppress(Exception):
                 await sock.aclose()
@@ -295,20 +241,10 @@ class WebSocketConnection:
     async def aclose(self) -> None:
         """Close the socket (a normal close frame first when it is open)."""
         self._closed = True
-        if self._sock is not None and self._ws is not None:
+        if self._sock is not None and self._framing is not None:
             with contextlib.suppress(Exception), anyio.move_on_after(1):
-                await self._write(ws.CloseConnection(code=1000))
+                await self._write(self._framing.close())
         await self._close_socket()
-
-
-def _rejected(request: Request[Any], status: int, body: bytes) -> sr.ConnectError:
-    shown = body[:300].decode("utf-8", "replace")
-    where = f"{request.host}:{request.port}"
-    return sr.ConnectError(
-        f"the server at {where} refused the WebSocket upgrade"
-        + (f" (HTTP {status})" if status else "")
-        + (f": {shown}" if shown else "")
-    )
 
 
 def _seconds(timeout: float | None) -> float:
@@ -350,19 +286,11 @@ async def open_connection(
     ):
         if value is not None and not value > 0:
             raise ValueError(f"{name} must be > 0 or None, got {value!r}")
-    request = responses_request(
-        {},
-        base_url=base_url,
-        api_key=api_key,
-        headers=headers,
-        organization=organization,
-        project=project,
-    )
     protocol = ResponsesConnection(
         reconnect_policy=reconnect_policy, max_queue_bytes=max_queue_bytes, **connection_options
     )
     conn = WebSocketConnection(
-        Request(method="GET", url=request.url, headers=request.headers, body=None),
+        websocket_request(base_url, api_key, headers, organization, project),
         protocol,
         connect_timeout=connect_timeout,
         idle_timeout=idle_timeout,

@@ -1,0 +1,136 @@
+"""What the WebSocket adapters share, without I/O: the upgrade, framing by wsproto, and messages
+handed to the :class:`~sansio_responses.ResponsesConnection`.
+
+The async adapter (``websocket``) and the blocking one (``websocket_sync``) only move the bytes
+this object asks them to send and feed it the bytes they receive.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import wsproto
+import wsproto.events as ws
+from wsproto.utilities import LocalProtocolError
+
+import sansio_responses as sr
+from sansio_responses import RemoteProtocolError, Request, ResponsesConnection, ResponsesServerEvent
+
+__all__ = ["READ_SIZE", "TRANSPORT_HEADERS", "Framing", "websocket_request"]
+
+READ_SIZE = 65536
+# The HTTP builder's headers that describe a POST body, not the upgrade request.
+TRANSPORT_HEADERS = frozenset({"accept", "content-type", "content-length"})
+# The most bytes of a refused upgrade's body kept, to quote in the error.
+_REJECT_BODY = 4096
+
+
+def websocket_request(
+    base_url: str,
+    api_key: str | None,
+    headers: Any,
+    organization: str | None,
+    project: str | None,
+) -> Request[Any]:
+    """The upgrade ``GET {base_url}/responses``, its URL and headers checked as
+    :func:`~sansio_responses.responses_request` checks them."""
+    post = sr.responses_request(
+        {},
+        base_url=base_url,
+        api_key=api_key,
+        headers=headers,
+        organization=organization,
+        project=project,
+    )
+    kept = tuple((k, v) for k, v in post.headers if k.lower() not in TRANSPORT_HEADERS)
+    return Request(method="GET", url=post.url, headers=kept, body=None)
+
+
+class Framing:
+    """One socket's WebSocket state: wsproto plus the text of a message being assembled.
+
+    Attributes:
+        closed_with: after the server's close frame, its code (``None`` until then).
+    """
+
+    def __init__(self, request: Request[Any], protocol: ResponsesConnection) -> None:
+        self.request = request
+        self.protocol = protocol
+        self._ws = wsproto.WSConnection(wsproto.ConnectionType.CLIENT)
+        self._text: list[str] = []
+        self._size = 0
+        self._reject_status = 0
+        self._reject_body = b""
+        self.closed_with: int | None = None
+
+    def handshake(self) -> bytes:
+        """The upgrade request's bytes."""
+        request = self.request
+        default = 443 if request.scheme == "https" else 80
+        host = request.host if request.port == default else f"{request.host}:{request.port}"
+        headers = [(k.encode(), v.encode()) for k, v in request.headers]
+        return self._ws.send(ws.Request(host=host, target=request.target, extra_headers=headers))
+
+    def accepted(self, data: bytes) -> bool:
+        """Feed bytes of the upgrade answer: ``True`` once accepted (a refusal raises
+        :class:`~sansio_responses.ConnectError` quoting the server's status and body)."""
+        self._ws.receive_data(data)
+        for event in self._ws.events():
+            if isinstance(event, ws.AcceptConnection):
+                return True
+            if isinstance(event, ws.RejectConnection):
+                self._reject_status = event.status_code
+                if not event.has_body:
+                    raise self._rejected()
+            elif isinstance(event, ws.RejectData):
+                self._reject_body += event.data[: _REJECT_BODY - len(self._reject_body)]
+                if event.body_finished:
+                    raise self._rejected()
+        return False
+
+    def message(self, text: str) -> bytes:
+        """The bytes of one text message."""
+        return self._ws.send(ws.Message(data=text))
+
+    def close(self, code: int = 1000) -> bytes:
+        """The bytes of a close frame (empty once the connection can send nothing more)."""
+        try:
+            return self._ws.send(ws.CloseConnection(code=code))
+        except LocalProtocolError:  # wsproto: the connection is already closing or closed
+            return b""
+
+    def receive(self, data: bytes) -> tuple[list[ResponsesServerEvent], bytes]:
+        """Feed received bytes; return the server events they complete and the bytes to send
+        back (pong, the close reply). After a close frame :attr:`closed_with` is set."""
+        self._ws.receive_data(data)
+        events: list[ResponsesServerEvent] = []
+        reply = b""
+        limit = self.protocol.max_message_size
+        for event in self._ws.events():
+            if isinstance(event, ws.TextMessage):
+                self._text.append(event.data)
+                self._size += len(event.data)
+                if (limit is not None and self._size > limit) or event.message_finished:
+                    # An oversized message is the protocol object's to report (EventTooLarge).
+                    message = "".join(self._text)
+                    self._text, self._size = [], 0
+                    events += self.protocol.receive(message)
+            elif isinstance(event, ws.Ping):
+                reply += self._ws.send(event.response())
+            elif isinstance(event, ws.CloseConnection):
+                reply += self._ws.send(event.response())
+                self.closed_with = event.code
+                break
+            elif isinstance(event, ws.BytesMessage):
+                raise RemoteProtocolError("the server sent a binary message; the API sends text")
+        return events, reply
+
+    def _rejected(self) -> sr.ConnectError:
+        request = self.request
+        shown = self._reject_body[:300].decode("utf-8", "replace")
+        status = self._reject_status
+        return sr.ConnectError(
+            f"the server at {request.host}:{request.port} refused the WebSocket upgrade"
+            + (f" (HTTP {status})" if status else "")
+            + (f": {shown}" if shown else "")
+        )

@@ -1,0 +1,90 @@
+"""The blocking WebSocket adapter (plain sockets + wsproto) over real loopback sockets against the
+test server's WebSocket mode: the async adapter's cases that differ in I/O only."""
+
+from __future__ import annotations
+
+import ssl
+
+import pytest
+import trustme
+from test_adapters_common import server, tls_proxy  # noqa: F401  # pytest fixture
+
+import sansio_responses as sr
+from sansio_responses.adapters.websocket_sync import connect
+from sansio_responses.testing import ResponsesServer, Script, StreamBuilder
+
+API_KEY = "sk-test-ws"
+
+
+def text_of(stream: sr.ResponsesStream) -> str | None:
+    snapshot = stream.snapshot()
+    return None if snapshot is None else snapshot.output_text
+
+
+def test_two_lanes_on_one_socket(server: ResponsesServer) -> None:  # noqa: F811
+    server.enqueue(
+        Script(StreamBuilder(response_id="resp_a").text("Hello from a", 5).completed(), delay=0.01),
+        Script(StreamBuilder(response_id="resp_b").text("Hello from b", 3).completed()),
+    )
+    with connect(base_url=server.base_url, api_key=API_KEY) as conn:
+        a = conn.send_create({"model": "m", "input": "one"}, stream_id="a")
+        b = conn.send_create({"model": "m", "input": "two"}, stream_id="b")
+        events = list(conn)
+    assert (text_of(a), text_of(b)) == ("Hello from a", "Hello from b")
+    assert {e.stream_id for e in events} == {"a", "b"}
+    (upgrade,) = server.requests
+    assert upgrade.header("authorization") == f"Bearer {API_KEY}"
+
+
+def test_steering_successor(server: ResponsesServer) -> None:  # noqa: F811
+    story = StreamBuilder(response_id="resp_1").text("Once upon a time there was", 6).completed()
+    server.enqueue(
+        Script(story, stall_after_events=5, stall_seconds=30),
+        Script(StreamBuilder(response_id="resp_2").text("Short story.").completed()),
+    )
+    with connect(base_url=server.base_url, api_key=API_KEY) as conn:
+        conn.send_create({"model": "m", "input": "a story"}, stream_id="s")
+        for n, _ in enumerate(conn, 1):
+            if n == 5:
+                conn.send_steer("resp_1", "make it short")
+        lane = [(s.response_id, s.outcome) for s in conn.protocol.responses("s")]
+    assert lane == [("resp_1", "incomplete"), ("resp_2", "completed")]
+
+
+def test_drop_reconnects_and_the_next_turn_runs(server: ResponsesServer) -> None:  # noqa: F811
+    server.enqueue(
+        Script(StreamBuilder().text("cut short", 4).completed(), disconnect_after_events=3),
+        Script(StreamBuilder().text("again").completed()),
+    )
+    policy = sr.ReconnectPolicy(initial_delay=0.01, max_delay=0.01)
+    with connect(base_url=server.base_url, api_key=API_KEY, reconnect_policy=policy) as conn:
+        lost = conn.send_create({"model": "m"})
+        with pytest.raises(sr.ConnectionDropped, match="1 response"):
+            list(conn)
+        again = conn.send_create({"model": "m"})
+        list(conn)
+        assert conn.reconnects == 1
+    assert lost.outcome == "truncated" and text_of(again) == "again"
+
+
+def test_idle_timeout(server: ResponsesServer) -> None:  # noqa: F811
+    server.enqueue(Script(StreamBuilder().text("x", 4).completed(), stall_after_events=2))
+    with connect(base_url=server.base_url, api_key=API_KEY, idle_timeout=0.3) as conn:
+        conn.send_create({"model": "m"})
+        with pytest.raises(sr.IdleTimeout):
+            list(conn)
+
+
+def test_tls_verified(server: ResponsesServer) -> None:  # noqa: F811
+    ca = trustme.CA()
+    server.set_default(Script(StreamBuilder().text("over tls", 2).completed()))
+    with tls_proxy(server, ca) as base_url:
+        context = ssl.create_default_context()
+        ca.configure_trust(context)
+        with connect(base_url=base_url, api_key=API_KEY, ssl_context=context) as conn:
+            stream = conn.send_create({"model": "m"})
+            list(conn)
+        assert text_of(stream) == "over tls"
+        with pytest.raises(sr.ConnectError) as info, connect(base_url=base_url, api_key=API_KEY):
+            pass
+        assert "CERTIFICATE_VERIFY_FAILED" in str(info.value).upper()
