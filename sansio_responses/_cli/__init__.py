@@ -1,4 +1,4 @@
-"""The ``sansio-responses`` command line."""
+"""The ``sansio-responses`` command line: one module per command group (the list is in ``main.py``)."""
 
 from .main import main
 
