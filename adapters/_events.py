@@ -75,9 +75,14 @@ class StreamHandle(Generic[S]):
 
     @property
     def _opening(self) -> bool:
-        # Before the head of the first response has been judged: entering steps until then, so
-        # that HTTP errors are raised on entering the block.
-        return self._x.state in ("connect", "head", "error-body")
+        # Until the head of the first response has been judged and its first body bytes reached
+        # the core stream: entering steps until then, so that HTTP errors, and faults in the
+        # first body bytes (a bad coding or chunk header, an empty 2xx), are raised on entering
+        # the block on every adapter, however the bytes were split into reads.
+        state = self._x.state
+        return state in ("connect", "head", "error-body") or (
+            state == "body" and not self._x.body_started
+        )
 
     def _check_open(self) -> None:
         # Iterating after an early close must not read on: the connection is gone, and reading

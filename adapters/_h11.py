@@ -152,7 +152,7 @@ class H11Exchange:
             if c.strip() and c.strip().lower() != "identity"
         ]
         self._x.on_head(event.status_code, event.headers)
-        if not codings:
+        if not codings or not self.active:  # not active: the head ended it (a 204)
             return
         if len(codings) == 1 and codings[0] in ("gzip", "x-gzip", "deflate"):
             self._decoder = _Decoder(codings[0])

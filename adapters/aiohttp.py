@@ -20,6 +20,7 @@ from collections.abc import AsyncGenerator, Mapping
 from typing import Any
 
 import aiohttp
+from aiohttp.http_exceptions import ContentEncodingError
 from multidict import CIMultiDict, CIMultiDictProxy
 
 import sansio_responses as sr
@@ -58,6 +59,70 @@ def _redact(exc: BaseException) -> None:
         info.url, info.method, CIMultiDictProxy(headers), info.real_url
     )
     exc.args = (exc.request_info, exc.history)
+
+
+# The content codings aiohttp decodes (br and zstd need their optional libraries, and fail with
+# aiohttp's decoding error without them). It passes any other coding through undecoded, and does
+# not decode stacked codings such as "gzip, gzip" at all.
+_DECODED = frozenset({"gzip", "deflate", "br", "zstd"})
+
+
+def _undecodable(headers: tuple[tuple[str, str], ...]) -> str | None:
+    codings = [
+        c.strip().lower()
+        for name, value in headers
+        if name == "content-encoding"
+        for c in value.split(",")
+        if c.strip() and c.strip().lower() != "identity"
+    ]
+    if not codings or (len(codings) == 1 and codings[0] in _DECODED):
+        return None
+    return ", ".join(codings)
+
+
+def _decoding_failed(exc: BaseException) -> bool:
+    # aiohttp's ClientPayloadError for a body its decompressor rejects (a corrupt gzip body).
+    return isinstance(exc, aiohttp.ClientPayloadError) and isinstance(
+        exc.__cause__, ContentEncodingError
+    )
+
+
+def _decoding_error(
+    exc: BaseException, request: sr.Request[Any], headers: tuple[tuple[str, str], ...]
+) -> sr.RemoteProtocolError:
+    # The same error the other adapters raise for a body they cannot decode.
+    coding = ", ".join(v for k, v in headers if k == "content-encoding") or "encoded"
+    reason = exc
+    while reason.__cause__ is not None:  # the decompressor's own error says what is wrong
+        reason = reason.__cause__
+    error = sr.RemoteProtocolError(
+        f"invalid {coding} body from {request.host}:{request.port}: {reason}"
+    )
+    error.__cause__ = exc
+    return error
+
+
+def _wake_on_close(response: aiohttp.ClientResponse) -> None:
+    # When aiohttp's parser fails on body bytes (a bad chunk header), it closes the connection
+    # but leaves the body reader waiting: readany() would sleep until the idle timeout (600 s by
+    # default). The connection's `closed` future ends that wait with the parser's error.
+    connection = response.connection
+    closed = getattr(connection.protocol if connection is not None else None, "closed", None)
+    if not isinstance(closed, asyncio.Future):
+        return
+    on_close: asyncio.Future[Any] = closed  # pyright: ignore[reportUnknownVariableType]
+    content = response.content
+
+    def wake(future: asyncio.Future[Any]) -> None:
+        if not future.cancelled():
+            future.exception()  # retrieved, so asyncio does not log it as never retrieved
+        fault = _protocol_error(response)
+        if fault is not None and not content.is_eof():
+            error = aiohttp.ClientPayloadError(f"invalid HTTP/1.1 framing: {fault}")
+            error.__cause__ = fault
+            content.set_exception(error)
+
+    on_close.add_done_callback(wake)
 
 
 def _protocol_error(response: aiohttp.ClientResponse) -> BaseException | None:
@@ -114,6 +179,9 @@ class EventStream(AsyncEventIterator[S]):
                 raise
         except (aiohttp.ClientError, asyncio.TimeoutError) as exc:
             await self._disconnect()
+            if _decoding_failed(exc):  # the server's fault, as on the other adapters
+                self._x.fail(_decoding_error(exc, request, self._x.headers))
+                return
             self._x.on_error(self._failure(exc, request))
             return
         if chunk:
@@ -149,7 +217,25 @@ class EventStream(AsyncEventIterator[S]):
             ),
             total,
         )  # fmt: skip
-        self._x.on_head(self._response.status, self._response.raw_headers)
+        status = self._response.status
+        if 100 <= status < 200:
+            # A final 1xx (a 101 to a request that asked for no upgrade, RFC 9110 15.2): invalid
+            # HTTP, as h11 (under the other adapters) reports it; aiohttp hands it over.
+            raise aiohttp.ClientResponseError(
+                self._response.request_info, (), status=status, message="unexpected 1xx response"
+            )
+        self._x.on_head(status, self._response.raw_headers)
+        coding = _undecodable(self._x.headers)
+        if coding is not None and self._x.state == "body":
+            self._x.fail(
+                sr.RemoteProtocolError(
+                    f"{request.host}:{request.port} sent a body in content coding {coding!r}, which "
+                    "this adapter cannot decode (it asked for identity; aiohttp decodes one of "
+                    "gzip, deflate, br, zstd)"
+                )
+            )
+            return
+        _wake_on_close(self._response)
 
     async def _disconnect(self) -> None:
         """Close the connection (idempotent); the session stays open."""
@@ -185,9 +271,10 @@ async def open_stream(
     x = sr.Exchange(
         request, max_resume_attempts=max_resume_attempts, stream_options=stream_options,
         max_retries=max_retries, retry_policy=retry_policy, total_timeout=total_timeout,
+        connect_timeout=connect_timeout, idle_timeout=idle_timeout,
     )  # fmt: skip
     async with contextlib.AsyncExitStack() as owned:
         if session is None:
             session = await owned.enter_async_context(aiohttp.ClientSession())
-        async with EventStream(x, session, connect_timeout, idle_timeout) as events:
+        async with EventStream(x, session, x.connect_timeout, x.idle_timeout) as events:
             yield events

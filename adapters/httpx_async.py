@@ -17,9 +17,11 @@ asyncio or trio directly.
 from __future__ import annotations
 
 import contextlib
+import gc
 import math
+import types
 from collections.abc import AsyncGenerator, AsyncIterator, Mapping
-from typing import Any
+from typing import Any, cast
 
 import anyio
 import httpx
@@ -29,6 +31,49 @@ import sansio_responses as sr
 from ._events import AsyncEventIterator, S
 
 __all__ = ["EventStream", "open_stream"]
+
+
+def _decoding_error(
+    exc: BaseException, request: sr.Request[Any], headers: tuple[tuple[str, str], ...]
+) -> sr.RemoteProtocolError:
+    # The same error the socket and trio adapters raise for a body they cannot decode.
+    coding = ", ".join(v for k, v in headers if k == "content-encoding") or "encoded"
+    reason = exc
+    while reason.__cause__ is not None:  # the decompressor's own error says what is wrong
+        reason = reason.__cause__
+    error = sr.RemoteProtocolError(
+        f"invalid {coding} body from {request.host}:{request.port}: {reason}"
+    )
+    error.__cause__ = exc
+    return error
+
+
+def _nested(chunks: object) -> list[types.AsyncGeneratorType[Any, Any]]:
+    """*chunks* and the async generators it iterates, outermost first.
+
+    ``aiter_bytes()`` iterates ``aiter_raw()``, which iterates httpx's and httpcore's stream
+    generators, six deep. Closing the outer one early (a ``break``, an exception) ends its loop
+    but not the generator it was iterating: that one is left to the garbage collector, and trio
+    reports each as a ``ResourceWarning``. The generator an ``async for`` holds is on its frame's
+    value stack, which ``gc.get_referents`` lists (of the generator on CPython 3.11+, of its
+    frame before).
+    """
+    found: list[types.AsyncGeneratorType[Any, Any]] = []
+    current = chunks
+    while isinstance(current, types.AsyncGeneratorType) and len(found) < 16:
+        agen: types.AsyncGeneratorType[Any, Any] = current  # pyright: ignore[reportUnknownVariableType]
+        found.append(agen)
+        frame = agen.ag_frame
+        if frame is None:  # finished: it iterates nothing any more
+            break
+        inner: list[object] = []
+        for ref in gc.get_referents(agen, frame):
+            if isinstance(ref, types.AsyncGeneratorType) and ref is not agen and ref not in inner:
+                inner.append(cast(object, ref))
+        if len(inner) != 1:
+            break
+        current = inner[0]
+    return found
 
 
 def _seconds(timeout: float | None) -> float:
@@ -47,6 +92,7 @@ class EventStream(AsyncEventIterator[S]):
         self._connect_timeout, self._idle_timeout = connect_timeout, idle_timeout
         self._response: httpx.Response | None = None
         self._chunks: AsyncIterator[bytes] | None = None
+        self._nest: list[types.AsyncGeneratorType[Any, Any]] = []  # _nested(_chunks), once it runs
 
     async def _step(self) -> None:
         request = self._x.request
@@ -71,10 +117,16 @@ class EventStream(AsyncEventIterator[S]):
             await self._disconnect()
             self._x.on_error(self._x.timed_out("idle", self._idle_timeout))
             return
+        except httpx.DecodingError as exc:  # a corrupt gzip/deflate/br body: the server's fault
+            await self._disconnect()
+            self._x.fail(_decoding_error(exc, request, self._x.headers))
+            return
         if chunk is None:
             await self._disconnect()
             self._x.on_end()
         else:
+            if not self._nest:  # taken while they run: an error inside ends the outer one first
+                self._nest = _nested(self._chunks)
             self._x.on_data(chunk)
 
     def _failure(self, exc: httpx.TransportError, request: sr.Request[Any]) -> sr.TransportError:
@@ -108,11 +160,11 @@ class EventStream(AsyncEventIterator[S]):
         """Close the body iterator and the response (idempotent; works inside a cancelled scope);
         the client stays open."""
         chunks, self._chunks = self._chunks, None
+        nest, self._nest = self._nest or _nested(chunks), []
         response, self._response = self._response, None
         with anyio.CancelScope(shield=True):
-            close = getattr(chunks, "aclose", None)
-            if close is not None:
-                await close()
+            for agen in nest:  # outermost first, as an exception would unwind them
+                await agen.aclose()
             if response is not None:
                 await response.aclose()
 
@@ -145,9 +197,10 @@ async def open_stream(
     x = sr.Exchange(
         request, max_resume_attempts=max_resume_attempts, stream_options=stream_options,
         max_retries=max_retries, retry_policy=retry_policy, total_timeout=total_timeout,
+        connect_timeout=connect_timeout, idle_timeout=idle_timeout,
     )  # fmt: skip
     async with contextlib.AsyncExitStack() as owned:
         if client is None:
             client = await owned.enter_async_context(httpx.AsyncClient())
-        async with EventStream(x, client, connect_timeout, idle_timeout) as events:
+        async with EventStream(x, client, x.connect_timeout, x.idle_timeout) as events:
             yield events

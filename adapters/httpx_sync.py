@@ -32,6 +32,21 @@ from ._events import EventIterator, S
 __all__ = ["EventStream", "open_stream"]
 
 
+def _decoding_error(
+    exc: BaseException, request: sr.Request[Any], headers: tuple[tuple[str, str], ...]
+) -> sr.RemoteProtocolError:
+    # The same error the socket and trio adapters raise for a body they cannot decode.
+    coding = ", ".join(v for k, v in headers if k == "content-encoding") or "encoded"
+    reason = exc
+    while reason.__cause__ is not None:  # the decompressor's own error says what is wrong
+        reason = reason.__cause__
+    error = sr.RemoteProtocolError(
+        f"invalid {coding} body from {request.host}:{request.port}: {reason}"
+    )
+    error.__cause__ = exc
+    return error
+
+
 class _Watchdog:
     """Shuts the connection's socket down when the total deadline passes, from a timer thread:
     a blocking ``recv`` in the reading thread then returns, and httpx reports the connection
@@ -91,15 +106,27 @@ class EventStream(EventIterator[S]):
                 if self._x.delay:  # a retry's backoff; the exchange kept it inside the deadline
                     time.sleep(self._x.delay)
                 self._open(self._x.begin())
+                if self._x.state == "connect":  # the head ended the body (a 204) and it resumes
+                    return
             chunk = next(self._chunks, None)
         except httpx.TransportError as exc:
             error = self._failure(exc, request)  # before _disconnect(): it resets the watchdog
             self._disconnect()
             self._x.on_error(error)
             return
-        if chunk is None:
+        except httpx.DecodingError as exc:  # a corrupt gzip/deflate/br body: the server's fault
             self._disconnect()
-            self._x.on_end()
+            self._x.fail(_decoding_error(exc, request, self._x.headers))
+            return
+        if chunk is None:
+            # A body framed by the connection's close (no Content-Length, not chunked) also ends
+            # when the watchdog shuts the socket down: that end is the deadline, not the server's.
+            late = self._watchdog.fired or self._x.expired()  # before _disconnect(): it resets
+            self._disconnect()
+            if late:
+                self._x.on_error(self._x.total_failure())
+            else:
+                self._x.on_end()
         else:
             self._x.on_data(chunk)
 
@@ -168,9 +195,10 @@ def open_stream(
     x = sr.Exchange(
         request, max_resume_attempts=max_resume_attempts, stream_options=stream_options,
         max_retries=max_retries, retry_policy=retry_policy, total_timeout=total_timeout,
+        connect_timeout=connect_timeout, idle_timeout=idle_timeout,
     )  # fmt: skip
     with contextlib.ExitStack() as owned:
         if client is None:
             client = owned.enter_context(httpx.Client())
-        with EventStream(x, client, connect_timeout, idle_timeout) as events:
+        with EventStream(x, client, x.connect_timeout, x.idle_timeout) as events:
             yield events

@@ -114,6 +114,7 @@ def open_stream(
     x = sr.Exchange(
         request, max_resume_attempts=max_resume_attempts, stream_options=stream_options,
         max_retries=max_retries, retry_policy=retry_policy, total_timeout=total_timeout,
+        connect_timeout=connect_timeout, idle_timeout=idle_timeout,
     )  # fmt: skip
-    with EventStream(x, connect_timeout, idle_timeout, ssl_context) as events:
+    with EventStream(x, x.connect_timeout, x.idle_timeout, ssl_context) as events:
         yield events

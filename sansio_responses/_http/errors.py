@@ -11,6 +11,7 @@ an HTTP library's exception quoted in a message is scrubbed of the request's sen
 
 from __future__ import annotations
 
+import traceback
 from typing import TYPE_CHECKING, Any, Literal
 
 from .requests import SENSITIVE_HEADERS, Request
@@ -112,7 +113,9 @@ def failure(
     names the host and port only, and the reason: the innermost exception of *cause*'s chain, the
     most specific one (under trio, ``BrokenResourceError()`` says nothing; the
     ``SSLCertVerificationError`` under it names the certificate or host name problem). *cause*
-    becomes ``__cause__``, so the whole chain stays in the traceback.
+    becomes ``__cause__``, so the whole chain stays in the traceback; the locals of its frames,
+    which have returned, are cleared (an HTTP library's frames hold the request headers, so the
+    API key, there).
     """
     where = f"{request.host}:{request.port}"
     reason = _innermost(cause) if cause is not None else None
@@ -126,8 +129,26 @@ def failure(
         error = IdleTimeout(f"no bytes from {where} for {timeout} s", timeout=timeout)
     else:
         error = ConnectionDropped(f"the connection to {where} dropped{detail}")
+    if cause is not None:
+        _clear_locals(cause)
     error.__cause__ = cause
     return error
+
+
+def _clear_locals(exc: BaseException) -> None:
+    # The HTTP library's frames in the chained tracebacks hold the request headers (the API key)
+    # in their locals (httpx's Client.stream, aiohttp's ClientSession._request), which a crash
+    # reporter that captures locals would send. Those frames have returned: their locals are
+    # cleared (the traceback's lines stay). Frames still running, the adapter's own, are skipped.
+    seen: set[int] = set()
+    stack: list[BaseException | None] = [exc]
+    while stack:
+        current = stack.pop()
+        if current is None or id(current) in seen:
+            continue
+        seen.add(id(current))
+        stack += [current.__cause__, current.__context__]
+        traceback.clear_frames(current.__traceback__)
 
 
 def _innermost(exc: BaseException) -> BaseException:

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeAlias, cast, overload
 
 from .._chat.stream import ChatCompletionsStream
-from .._errors import ProtocolError, TruncatedStream
+from .._errors import ProtocolError, RemoteProtocolError, TruncatedStream
 from .._responses.stream import ResponsesStream
 from .errors import TotalTimeout, TransportError, failure
 from .policies import (
@@ -38,6 +38,7 @@ from .requests import (
     check_content_type,
     needs_error_body,
     response_error,
+    unusable_response_id,
 )
 
 if TYPE_CHECKING:
@@ -47,8 +48,10 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_CONNECT_TIMEOUT",
     "DEFAULT_IDLE_TIMEOUT",
+    "MAX_TIMEOUT",
     "Exchange",
     "ExchangeState",
+    "check_timeout",
     "new_stream",
     "send_headers",
 ]
@@ -60,6 +63,30 @@ DEFAULT_IDLE_TIMEOUT = 600.0
 """Seconds allowed between two reads that bring bytes (the response head or body chunks). Long,
 because reasoning models can think for minutes; servers that send keep-alive comments or ``ping``
 events stay alive under much shorter values, since those are bytes too."""
+
+MAX_TIMEOUT = 1e9
+"""The longest timeout kept as a limit, in seconds (about 31 years). A longer one, and ``inf``, means
+no limit, like ``None``: operating systems cannot wait that long (``socket.settimeout(1e10)`` and a
+``threading.Timer`` of that length raise ``OverflowError``), and nobody waits that long anyway."""
+
+
+def check_timeout(name: str, value: float | None) -> float | None:
+    """The one rule for the ``connect_timeout``, ``idle_timeout`` and ``total_timeout`` arguments of
+    every adapter (applied by :class:`Exchange`, before anything is sent).
+
+    ``None``, ``inf`` and any value above :data:`MAX_TIMEOUT` mean no limit (returned as ``None``);
+    a finite ``int`` or ``float`` above 0 is a limit in seconds (returned as a ``float``). Anything
+    else raises ``ValueError`` naming the argument: 0 (a wait that must end before it starts is no
+    timeout), a negative number, NaN, a ``bool`` and a non-number.
+    """
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):  # pyright: ignore[reportUnnecessaryIsInstance]
+        raise ValueError(f"{name} must be a number of seconds > 0 or None, got {value!r:.60}")
+    if not value > 0:  # also NaN; compared as is, so an int too large for a float works too
+        raise ValueError(f"{name} must be > 0 (inf or None for no limit), got {value!r}")
+    return None if value > MAX_TIMEOUT else float(value)
+
 
 ExchangeState: TypeAlias = Literal["connect", "head", "error-body", "body", "finished"]
 """The states of an :class:`Exchange` (see there for what each asks of the adapter)."""
@@ -158,6 +185,13 @@ class Exchange(Generic[S]):
         retry_policy: see :class:`RetryPolicy`; replaces *max_retries* whole when given.
         total_timeout: seconds the whole logical stream may take (``None``: no limit).
         clock: monotonic seconds (``time.monotonic``); the total deadline is measured on it.
+        connect_timeout: the adapter's limit on opening a connection, kept as
+            :attr:`connect_timeout` for it to use.
+        idle_timeout: the adapter's limit on each wait for bytes, kept as :attr:`idle_timeout`.
+
+    The three timeouts follow :func:`check_timeout`: ``None`` or ``inf`` for no limit, a number
+    above 0 otherwise; an unusable value (0, negative, NaN, not a number) raises ``ValueError``
+    here, before the adapter sends anything.
 
     Attributes:
         request: the request to send when :attr:`state` is ``"connect"``.
@@ -170,7 +204,9 @@ class Exchange(Generic[S]):
         retries: requests sent again by the retry policy (the first request's and resumes').
         resumes: resume requests sent.
         policy: the :class:`ResumePolicy`; retry_policy: the :class:`RetryPolicy`.
-        total_timeout: as given.
+        total_timeout, connect_timeout, idle_timeout: as given, after :func:`check_timeout`.
+        body_started: a body byte of the current HTTP exchange reached the core stream (a
+            failure before that is retried, see :class:`RetryPolicy`).
     """
 
     def __init__(
@@ -183,9 +219,14 @@ class Exchange(Generic[S]):
         retry_policy: RetryPolicy | None = None,
         total_timeout: float | None = None,
         clock: Callable[[], float] = time.monotonic,
+        connect_timeout: float | None = DEFAULT_CONNECT_TIMEOUT,
+        idle_timeout: float | None = DEFAULT_IDLE_TIMEOUT,
     ) -> None:
-        if total_timeout is not None and not total_timeout > 0:
-            raise ValueError(f"total_timeout must be > 0 or None, got {total_timeout!r}")
+        total_timeout = check_timeout("total_timeout", total_timeout)
+        #: The adapter's connect timeout, checked by :func:`check_timeout` (``None``: no limit).
+        self.connect_timeout = check_timeout("connect_timeout", connect_timeout)
+        #: The adapter's idle timeout, checked by :func:`check_timeout` (``None``: no limit).
+        self.idle_timeout = check_timeout("idle_timeout", idle_timeout)
         self.original = request
         #: The request to send when :attr:`state` is ``"connect"``.
         self.request: Request[S] = request
@@ -306,6 +347,11 @@ class Exchange(Generic[S]):
                 check_content_type(status, self.headers)
             except UnexpectedContentType:
                 self.state = "error-body"  # read an excerpt of the body for the message
+        if self.state == "body" and status in (204, 205):
+            # No content follows, whatever the framing says (RFC 9110 15.3.5, 15.3.6): the body
+            # has ended. Judged here, with the head, so that every adapter reports it at the
+            # same point (on entering the block), however its HTTP library hands the end over.
+            self.on_end()
 
     def on_data(self, data: bytes | bytearray | memoryview) -> None:
         """A piece of the response body arrived."""
@@ -363,8 +409,14 @@ class Exchange(Generic[S]):
 
     def fail(self, error: BaseException) -> None:
         """Stop with *error* (something the adapter found wrong that is no transport failure,
-        e.g. a content coding it cannot decode), after the events already decoded."""
-        self._give_up(error)
+        e.g. a content coding it cannot decode), after the events already decoded. The core
+        stream ends as truncated (its outcome set), even when no body byte reached it."""
+        self._give_up(error, mark=True)
+
+    @property
+    def body_started(self) -> bool:
+        """Whether a body byte of the current HTTP exchange reached the core stream."""
+        return self._exchange_body
 
     # -- internals --------------------------------------------------------------------------------
 
@@ -398,6 +450,8 @@ class Exchange(Generic[S]):
 
     def _resume_or_fail(self, failure: BaseException) -> None:
         request = self.policy.next_request(self.original, self.stream, failure)
+        if request is None:
+            failure = self._id_refused(failure)
         if request is not None:
             self.stream.reconnect()  # type: ignore[union-attr]  # only ResponsesStream resumes
             self.request = request
@@ -410,8 +464,35 @@ class Exchange(Generic[S]):
             failure.retries = self._tries
         self._give_up(failure)
 
-    def _give_up(self, failure: BaseException) -> None:
-        if self._body_seen and self.stream.outcome is None:
+    def _id_refused(self, failure: BaseException) -> BaseException:
+        # A stream that would be resumed but for its server-named id (which could move the resume
+        # request elsewhere, or cannot be sent): the server's fault, said as such.
+        stream = self.stream
+        if not isinstance(stream, ResponsesStream):
+            return failure
+        rid = stream.response_id
+        if (
+            rid is None
+            or self.policy.max_attempts == 0
+            or not isinstance(failure, (TruncatedStream, TransportError))
+            or not (self.original.background or stream.background)
+            or stream.last_sequence_number is None
+            or stream.outcome not in (None, "truncated")
+        ):
+            return failure
+        why = unusable_response_id(rid)
+        if why is None:
+            return failure
+        error = RemoteProtocolError(
+            f"the stream from {self.request.host}:{self.request.port} broke off, and cannot be "
+            f"resumed: the server named the response {ascii(rid)[:80]}, which is no usable "
+            f"response id ({why})"
+        )
+        error.__cause__ = failure
+        return error
+
+    def _give_up(self, failure: BaseException, *, mark: bool = False) -> None:
+        if (mark or self._body_seen) and self.stream.outcome is None:
             # An earlier body was fed (a resume failed): mark the core stream truncated (outcome
             # set, snapshot intact) and chain that as the reason unless a lower one is known.
             try:

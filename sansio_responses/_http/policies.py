@@ -20,7 +20,7 @@ from .._chat.stream import ChatCompletionsStream
 from .._errors import TruncatedStream
 from .._responses.stream import ResponsesStream
 from .errors import TotalTimeout, TransportError
-from .requests import APIStatusError, Request, resume_request
+from .requests import APIStatusError, Request, resume_request, unusable_response_id
 
 __all__ = [
     "DEFAULT_MAX_RESUME_ATTEMPTS",
@@ -78,7 +78,10 @@ class ResumePolicy:
     which cannot be resumed); the request asked for ``"background": true`` or the response says it
     runs in background mode (only background responses can be streamed again, API reference,
     "Background mode"); its response id and last sequence number are known; it has no terminal
-    event; what happened is a truncated body or a :class:`TransportError`; and fewer than
+    event; its response id is usable (1 to 1024 visible ASCII characters, not ``.`` or ``..``:
+    see ``unusable_response_id`` in ``sansio_responses._http.requests``; the
+    :class:`~sansio_responses.Exchange` raises a ``RemoteProtocolError`` for the others); what
+    happened is a truncated body or a :class:`TransportError`; and fewer than
     *max_attempts* resumes in a row have failed to bring a new event. A resume that brings events
     resets that count, so a long stream survives many separate drops while a server that keeps
     failing is given up on after *max_attempts* tries.
@@ -104,6 +107,7 @@ class ResumePolicy:
             and request.kind == "responses"
             and (request.background or stream.background)
             and stream.response_id is not None
+            and unusable_response_id(stream.response_id) is None
             and stream.last_sequence_number is not None
             and stream.outcome in (None, "truncated")
         )

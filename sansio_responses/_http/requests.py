@@ -52,6 +52,7 @@ else:
 __all__ = [
     "DEFAULT_BASE_URL",
     "ERROR_BODY_LIMIT",
+    "MAX_RESPONSE_ID_LENGTH",
     "MAX_RETRY_AFTER",
     "SENSITIVE_HEADERS",
     "APIErrorObject",
@@ -72,6 +73,7 @@ __all__ = [
     "response_error",
     "responses_request",
     "resume_request",
+    "unusable_response_id",
 ]
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
@@ -85,6 +87,10 @@ peer."""
 MAX_RETRY_AFTER = 120.0
 """A server-requested delay above this many seconds makes ``should_retry`` false (official SDK rule:
 ``MAX_RETRY_AFTER_DELAY = 120``; such a wait is not safe to take automatically)."""
+
+MAX_RESPONSE_ID_LENGTH = 1024
+"""The longest response id a stream is resumed with (OpenAI's are about 50 characters; proxies
+that pack routing data into the id, base64-encoded, use a few hundred)."""
 
 SENSITIVE_HEADERS = frozenset({"authorization", "api-key", "x-api-key", "openai-api-key"})
 """Header names whose values are replaced by ``'<redacted>'`` in ``repr(Request)``."""
@@ -485,7 +491,9 @@ def resume_request(
 
     This resumes a background response after event number *starting_after*; the query parameter is
     omitted when ``None``, which replays the stream from the start. The id is percent-encoded as one
-    path segment. Refusals as for :func:`responses_request` (and a lone surrogate in the id).
+    path segment. Refusals as for :func:`responses_request` (and a lone surrogate in the id, or an
+    id that is ``.`` or ``..``, which no URL can keep as a segment). Adapters resume only with the
+    ids :func:`unusable_response_id` accepts.
     """
     if not isinstance(response_id, str) or not response_id:  # pyright: ignore[reportUnnecessaryIsInstance]
         raise LocalProtocolError(f"response_id must be a non-empty str, got {response_id!r:.60}")
@@ -506,6 +514,11 @@ def resume_request(
             f"response_id has {_describe_char(response_id[index])} at position {index}: it is not "
             "valid Unicode and cannot be sent"
         )
+    if response_id in (".", ".."):
+        raise LocalProtocolError(
+            f"response_id {response_id!r} is a dot segment: URL normalisation would remove it "
+            "from the path, so no request can name it"
+        )
     path = urllib.parse.quote(response_id, safe="")
     base = _base(base_url)
     _check_key(api_key, base, headers)
@@ -520,6 +533,30 @@ def resume_request(
         background=True,
         response_id=response_id,
     )
+
+
+def unusable_response_id(response_id: str) -> str | None:
+    """Why a server-named *response_id* is not used to resume a stream, or ``None`` when it is usable.
+
+    A usable id is 1 to :data:`MAX_RESPONSE_ID_LENGTH` visible ASCII characters (``!`` to ``~``: no
+    space, control character or non-ASCII, so no lone surrogate) and is not ``.`` or ``..``. The
+    resume request percent-encodes every character outside RFC 3986's unreserved set (section
+    2.3), so ``/``, ``?``, ``#``, ``%`` and ``\\`` stay inside the one path segment after
+    ``responses/``; a dot segment is refused because URL normalisation (RFC 3986 section 5.2.4,
+    which httpx and aiohttp apply) would remove it, and the request would go to another path. An
+    adapter that meets an unusable id does not resume: it raises a :class:`RemoteProtocolError`
+    (the stream's outcome is ``"truncated"``).
+    """
+    if not response_id:
+        return "it is empty"
+    if len(response_id) > MAX_RESPONSE_ID_LENGTH:
+        return f"it is longer than {MAX_RESPONSE_ID_LENGTH} characters ({len(response_id)})"
+    outside = _first_outside(response_id, "!")
+    if outside is not None:
+        return f"it has {outside[1]} at position {outside[0]}"
+    if response_id in (".", ".."):
+        return "it is a dot segment, which URL normalisation removes from the path"
+    return None
 
 
 def chat_request(
