@@ -1,4 +1,5 @@
-"""docs/architecture.md cannot go stale: every dotted name on it resolves, every private module is on it.
+"""docs/architecture.md cannot go stale: its dotted names resolve, its file paths exist, every private
+module is on it.
 
 The page names modules, classes, functions and methods as dotted paths in code spans
 (``sansio_responses._sse.SSEDecoder.feed_raw``). Each one is imported (the longest prefix that is a
@@ -25,6 +26,7 @@ PAGE = ROOT / "docs" / "architecture.md"
 PACKAGE = Path(sansio_responses.__file__).resolve().parent
 _FENCE = re.compile(r"^```.*?^```", re.M | re.S)
 _DOTTED = re.compile(r"`(sansio_responses(?:\.[A-Za-z_]\w*)*)`")
+_PATH = re.compile(r"`((?:sansio_responses|adapters|tests|docs|bench)/[\w./]*)`")
 
 
 def _dotted_names() -> list[str]:
@@ -89,6 +91,13 @@ def test_every_private_module_is_on_the_page() -> None:
     named = _dotted_names()
     missing = sorted(m for m in modules if not any(n == m or n.startswith(m + ".") for n in named))
     assert not missing, f"docs/architecture.md does not name {missing}"
+
+
+def test_every_file_path_on_the_page_exists() -> None:
+    paths = set(_PATH.findall(_FENCE.sub("", PAGE.read_text(encoding="utf-8"))))
+    assert "tests/test_chat_fuzz.py" in paths
+    missing = sorted(p for p in paths if not (ROOT / p).exists())
+    assert not missing, f"docs/architecture.md names files that do not exist: {missing}"
 
 
 def test_the_page_is_in_the_site_navigation() -> None:
