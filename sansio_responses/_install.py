@@ -22,6 +22,7 @@ _FALLBACK = {
     "socket": ["h11>=0.14"],
     "testing": ["aiohttp>=3.9", "PyYAML>=6"],
     "fast": ["orjson>=3.9"],
+    "websocket": ["anyio>=4", "wsproto>=1.2"],
 }
 
 _EXTRA_MARKER = re.compile(r"""extra\s*==\s*["']([^"']+)["']""")

@@ -4,8 +4,12 @@ same server (the outside check that the server speaks the protocol as the SDK ex
 
 from __future__ import annotations
 
+import os
 import ssl
+import subprocess
+import sys
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 import anyio
@@ -289,3 +293,23 @@ def test_the_official_sdk_completes_a_response_over_our_server(
     assert types[0] == "response.created" and types[-1] == "response.completed"
     assert types.count("response.output_text.delta") == 4 and lanes == {"l1"}
     assert type(event).__name__ == "ResponseWsCompleted"  # the SDK's typed WebSocket event
+
+
+def test_the_latency_bench_runs() -> None:
+    # bench/ws_latency.py (the closing note's numbers): one loop per transport, the figures unchecked.
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run(
+        [sys.executable, str(root / "bench" / "ws_latency.py"), "1"],
+        env={**os.environ, "PYTHONPATH": str(root)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    rows = done.stdout.splitlines()[2:]
+    assert [row.split("  ")[0] for row in rows] == [
+        "WebSocket (one socket)",
+        "HTTP httpx_async (keep-alive)",
+        "HTTP aiohttp (keep-alive)",
+        "HTTP aiohttp (new connection)",
+    ]
