@@ -703,3 +703,55 @@ def test_decode_of_a_first_event_nested_too_deep_to_sniff_is_a_located_error(
     path.write_text(first)
     code, _, err = run(capsys, "decode", "--format", "responses", str(path))
     assert code == 1 and "RemoteProtocolError" in err and "byte offset 0" in err
+
+
+def test_stream_over_the_websocket(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-key")
+    name = "responses-simonw-llm-test_responses_basic_streaming"
+    with serve(Script(recording(name))) as server:
+        code, out, err = run(
+            capsys,
+            "stream",
+            "--websocket",
+            "--stream-id",
+            "lane-1",
+            "--base-url",
+            server.base_url,
+            "--input",
+            "ping",
+            "--events",
+        )
+        (upgrade,) = server.requests
+    assert code == 0
+    lines = [json.loads(line)["data"] for line in out.splitlines()]
+    assert {line.get("stream_id") for line in lines} == {"lane-1"}
+    assert lines[-1]["type"] == "response.completed"
+    assert "outcome: completed" in err and "sk-test-key" not in err
+    assert (upgrade.method, upgrade.path) == ("GET", "/v1/responses")
+    assert upgrade.header("authorization") == "Bearer sk-test-key"
+
+
+@pytest.mark.parametrize("flag", [["--chat"], ["--background"], ["--resume", "resp_1"]])
+def test_stream_websocket_refuses_http_only_options(
+    capsys: pytest.CaptureFixture[str], flag: list[str]
+) -> None:
+    code, _, err = run(
+        capsys,
+        "stream",
+        "--websocket",
+        "--base-url",
+        "http://127.0.0.1:9/v1",
+        "--input",
+        "x",
+        *flag,
+    )
+    assert code == 2 and "cannot be used with --websocket" in err
+    code, _, err = run(capsys, "stream", "--stream-id", "a", "--base-url", "http://127.0.0.1:9/v1")
+    assert code == 2 and "--stream-id needs --websocket" in err
+
+
+def test_rules_websocket_prints_the_connection_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "rules", "--websocket")
+    assert code == 0 and out == sr.format_connection_rules() + "\n"

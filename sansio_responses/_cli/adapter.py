@@ -74,6 +74,51 @@ def run_adapter(
     return (holder[0] if holder else None), error
 
 
+class WebSocketHandle:
+    """What :func:`finish` reads of a WebSocket turn: its stream (no resumes over a socket)."""
+
+    resumes = 0
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+
+
+def run_websocket(
+    base_url: str,
+    api_key: str | None,
+    body: dict[str, Any],
+    printer: Printer,
+    *,
+    stream_id: str | None = None,
+    stream_options: dict[str, Any] | None = None,
+    connect_timeout: float | None = 10.0,
+    idle_timeout: float | None = 600.0,
+) -> tuple[WebSocketHandle | None, BaseException | None]:
+    """Send *body* as one ``response.create`` over the Responses WebSocket (the blocking
+    adapter), print every event; return the turn (``None`` if the socket never opened) and the
+    error that ended it, if any. A drop is not reconnected: the one response would be lost."""
+    module = import_optional("sansio_responses.adapters.websocket_sync", "websocket")
+    from .._ws.reconnect import ReconnectPolicy
+
+    holder: list[WebSocketHandle] = []
+    errors = (ProtocolError, OSError, _transport_error())
+    try:
+        with module.connect(
+            base_url=base_url,
+            api_key=api_key,
+            connect_timeout=connect_timeout,
+            idle_timeout=idle_timeout,
+            reconnect_policy=ReconnectPolicy(0),
+            **(stream_options or {}),
+        ) as conn:
+            holder.append(WebSocketHandle(conn.send_create(body, stream_id=stream_id)))
+            for event in conn:
+                printer.event(event)
+    except errors as exc:
+        return (holder[0] if holder else None), exc
+    return holder[0], None
+
+
 def _transport_error() -> type[Exception]:
     from .._http.errors import TransportError
 

@@ -17,7 +17,7 @@ from .._http.requests import (
     resume_request,
 )
 from .._responses.stream import ResponsesStream
-from .adapter import ADAPTERS, finish, run_adapter
+from .adapter import ADAPTERS, finish, run_adapter, run_websocket
 from .common import EXIT_CODES_HELP, Subcommands, UsageError, positive_int, seconds
 from .output import Printer
 
@@ -30,7 +30,15 @@ def cmd_stream(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         raise UsageError("set OPENAI_API_KEY (or pass --base-url for a server that needs no key)")
     if args.after is not None and args.resume is None:
         raise UsageError("--after needs --resume ID")
+    if args.stream_id is not None and not args.websocket:
+        raise UsageError("--stream-id needs --websocket")
+    if args.websocket:
+        for flag, given in (("--chat", args.chat), ("--background", args.background),
+                            ("--resume", args.resume is not None)):  # fmt: skip
+            if given:
+                raise UsageError(f"{flag} is HTTP only: it cannot be used with --websocket")
     stream_options: dict[str, Any] = {"strict": args.strict}
+    body: dict[str, Any] = {}
     if args.resume is not None:
         if args.chat:
             raise UsageError("Chat Completions streams cannot be resumed")
@@ -51,7 +59,7 @@ def cmd_stream(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         if text is None:
             raise UsageError("pass --input TEXT (or --input - to read it from stdin)")
         if args.chat:
-            body: dict[str, Any] = {
+            body = {
                 "model": args.model,
                 "messages": [{"role": "user", "content": text}],
                 "stream_options": {"include_usage": True},
@@ -70,6 +78,18 @@ def cmd_stream(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             request = responses_request(body, base_url=base_url, api_key=api_key)
     printer = Printer(out, err, events_json=args.events)
     started = time.perf_counter()
+    if args.websocket:
+        socket_body = {k: v for k, v in body.items() if k != "stream"}
+        turn, failure = run_websocket(
+            base_url,
+            api_key,
+            socket_body,
+            printer,
+            stream_id=args.stream_id,
+            stream_options=stream_options,
+            idle_timeout=args.idle_timeout,
+        )
+        return finish(printer, turn, failure, time.perf_counter() - started)
     handle, error = run_adapter(
         args.adapter,
         request,
@@ -126,6 +146,12 @@ def add_parsers(sub: Subcommands) -> None:
         metavar="SECONDS",
         help="give up when no byte arrives for this long (default 600)",
     )
+    p.add_argument(
+        "--websocket",
+        action="store_true",
+        help="send it over the Responses WebSocket ({base-url}/responses, ws:// or wss://)",
+    )
+    p.add_argument("--stream-id", metavar="LANE", help="with --websocket: the lane (stream_id)")
     p.add_argument("--events", action="store_true", help="print every event as a JSON line")
     p.add_argument("--strict", action="store_true", help="treat every anomaly as a protocol error")
     p.set_defaults(func=cmd_stream)
