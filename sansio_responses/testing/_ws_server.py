@@ -178,6 +178,7 @@ class _Socket:
                     await asyncio.wait_for(lane.steered.wait(), faults.stall_seconds)
             if event.get("type") in _TERMINAL:
                 self.ended.add(str(response.get("id")))
+                lane.running = None  # a steer from now on is too late: response_already_completed
         if lane.steered.is_set() and calls:
             await self.send(_pending(response, calls, self.steers, sequence + 1), lane_id)
         return "done"
