@@ -179,6 +179,31 @@ def test_refusal_gives_no_parsed_value() -> None:
     assert all(c.content_parsed() is None for c in events)
 
 
+@settings(max_examples=200, deadline=None)
+@given(
+    value=json_values,
+    refusals=st.lists(st.text(max_size=3), max_size=4),
+    positions=st.lists(st.integers(0, 3), max_size=4),
+)
+def test_only_a_non_empty_refusal_withholds_the_parsed_value(
+    value: Any, refusals: list[str], positions: list[int]
+) -> None:
+    # Issue 22, item 9: both official SDKs test the refusal's truthiness (``message.content and
+    # not message.refusal``), so a refusal that stays "" (however many chunks carry it, wherever
+    # they come) still parses the content; one that has any text gives None.
+    text = json.dumps(value)
+    pieces = [text[: len(text) // 2], text[len(text) // 2 :]]
+    deltas: list[dict[str, Any]] = [{"role": "assistant", "content": ""}] + [
+        {"content": piece} for piece in pieces
+    ]
+    for refusal, at in zip(refusals, positions, strict=False):
+        deltas[min(at, len(deltas) - 1)]["refusal"] = refusal
+    stream = ChatCompletionsStream(response_format={"type": "json_object"})
+    feed_all(stream, [body(*(chunk(choice(**d)) for d in deltas), chunk(choice(finish="stop")))])
+    refused = "".join(d.get("refusal", "") for d in deltas)
+    assert stream.parsed() == (None if refused else value)
+
+
 def test_without_response_format_content_is_not_tracked() -> None:
     data, _ = load(MODEL)
     stream = ChatCompletionsStream()

@@ -214,13 +214,14 @@ class ChatCompletionsStream(ChatFastPaths):
         error or truncated, it is the partial value so far (never a parse attempted as if
         complete): ``finish_reason`` and ``outcome`` say why. ``None`` without a
         ``response_format``, for an unknown choice, for a choice without content and for a
-        choice that carries a ``refusal`` (as both official SDKs do). The partial value is the
-        parser's live tree: copy it to keep it.
+        choice that carries a non-empty ``refusal`` (both official SDKs test its truthiness: an
+        empty ``refusal`` still parses the content). The partial value is the parser's live
+        tree: copy it to keep it.
         """
         if not self._structured:
             return None
         ch = self._choices.get(choice_index)
-        if ch is None or ch.refusal is not None:
+        if ch is None or (ch.refusal is not None and ch.refusal.length):
             return None
         content = ch.content
         if content is None or not content.length:
