@@ -856,6 +856,29 @@ STRICT_RESPONSES_CASES: dict[str, list[bytes]] = {
         ),
     ],
     "item-id-mismatch": [*_OPENING, frame({**delta(3, "x"), "item_id": "msg_X"})],
+    # Issue 22, item 1 (c): the id is known, at another index (it wins, and is noted too) ...
+    "item-id-mismatch (known id)": [
+        *_OPENING,
+        frame(added(3, _MSG_2, index=1)),
+        frame({**delta(4, "x"), "item_id": "msg_2"}),
+    ],
+    # ... or the index holds no item.
+    "item-id-mismatch (empty index)": [*_OPENING, frame(delta(3, "x", output_index=5))],
+    # Issue 22, item 1 (a): an annotation that is not an object is not added.
+    "bad-annotation": [
+        *_OPENING,
+        frame(
+            {
+                "type": "response.output_text.annotation.added",
+                "sequence_number": 3,
+                "item_id": "msg_1",
+                "output_index": 0,
+                "content_index": 0,
+                "annotation_index": 0,
+                "annotation": None,
+            }
+        ),
+    ],
     "response-id-changed": [
         *_OPENING,
         frame({**created(3, rid="resp_2"), "type": "response.in_progress"}),

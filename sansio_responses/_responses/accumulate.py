@@ -399,6 +399,8 @@ class Accumulator:
         self._last_json_text: Text | None = None
         self._text_key: tuple[Any, Any, Any] | None = None
         self._text_cache: tuple[dict[str, Any], Text] = ({}, Text())
+        #: Set when an event's item_id and output_index disagreed (see ``_item``).
+        self._mismatched = False
         self._handlers: dict[str, Callable[[dict[str, Any]], Text | None]] = {
             "response.created": self._lifecycle,
             "response.queued": self._lifecycle,
@@ -494,8 +496,10 @@ class Accumulator:
         """Put *item* at output_index *index*; *checked*: its diagnostics were already noted."""
         items = self.items
         if type(index) is not int or index < 0:
-            # Unusable: the item of the same id keeps its place, a new one is appended.
-            known = self._index_of.get(item.get("id"))  # type: ignore[arg-type]
+            # Unusable: the item of the same id keeps its place, a new one is appended. (Only a
+            # string id is looked up: an item of an unknown type may carry any JSON as its id.)
+            item_id: Any = item.get("id")
+            known = self._index_of.get(item_id) if type(item_id) is str else None
             if index is not None:
                 where = "appended" if known is None else f"placed at {known}, as its id"
                 self._note("bad-output-index", f"output_index {index!r} is unusable; item {where}")
@@ -542,17 +546,30 @@ class Accumulator:
         if item is not None and item_id is not None and item.get("id", item_id) != item_id:
             # The id disagrees with the item at output_index: trust a known id first, then the
             # index (proxies that rewrite ids per event, e.g. Copilot's, keep the index right).
+            # Either way it is noted before anything changes (strict mode raises).
             known = self._by_id.get(item_id) if type(item_id) is str else None
             if known is not None:
-                item = known
+                where = f"applied to item {item_id!r} at output_index {self._index_of[item_id]}"
             else:
+                where = "applied by output_index"
+            self._note(
+                "item-id-mismatch",
+                f"{event.get('type')} names item {item_id!r} but output_index {index} holds "
+                f"{item.get('id')!r}; {where}",
+            )
+            self._mismatched = True
+            if known is not None:
+                item = known
+        elif item is None and type(item_id) is str:
+            item = self._by_id.get(item_id)
+            if item is not None and type(index) is int and index >= 0:
                 self._note(
                     "item-id-mismatch",
                     f"{event.get('type')} names item {item_id!r} but output_index {index} holds "
-                    f"{item.get('id')!r}; applied by output_index",
+                    f"no item; applied to item {item_id!r} at output_index "
+                    f"{self._index_of[item_id]}",
                 )
-        elif item is None and type(item_id) is str:
-            item = self._by_id.get(item_id)
+                self._mismatched = True
         if item is None:
             self._note(
                 "missing-output-item",
@@ -703,6 +720,7 @@ class Accumulator:
             # The common case: the same part as the previous delta (nothing replaced it since).
             part, text = self._text_cache
         else:
+            self._mismatched = False
             found = self._message_part(event, _new_output_text)
             if found is None:
                 return None
@@ -710,7 +728,9 @@ class Accumulator:
             text = _text_of(part, "text", self.structured_text)
             if text.json is not None:
                 self._last_json_text = text
-            self._text_key = key
+            # An event whose item_id and output_index disagree is not cached: each such event
+            # is noted (item-id-mismatch), not only the first of a run.
+            self._text_key = None if self._mismatched else key
             self._text_cache = (part, text)
         self.version += 1  # after _message_part, which may raise (strict mode) before any change
         if type(delta) is str:
@@ -744,13 +764,22 @@ class Accumulator:
         self._finish(self._message_part(event, _new_output_text), "text", event, "text")
 
     def _annotation_added(self, event: dict[str, Any]) -> None:
+        annotation = event.get("annotation")
+        if type(annotation) is not dict:
+            # Not an annotation (the SDK types the field as any object): nothing to add, and a
+            # null in the annotations would not fit the snapshot's model.
+            self._note(
+                "bad-annotation",
+                f"{event.get('type')} for item {event.get('item_id')!r} carries no annotation "
+                f"object (got {type(annotation).__name__}); not added",
+            )
+            return
         part = self._message_part(event, _new_output_text)
         if part is None:
             return
         annotations: JSONValue = part.get("annotations")
         if type(annotations) is not list:
             annotations = part["annotations"] = []
-        annotation = event.get("annotation")
         index = event.get("annotation_index")
         if type(index) is int and 0 <= index < len(annotations):
             annotations[index] = annotation

@@ -725,7 +725,11 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
         )
         wire = response.to_dict()
         wire["output"] = [*(wire.get("output") or []), *accumulated[server_items:]]
-        return Response.from_dict(wire)
+        try:
+            return Response.from_dict(wire)
+        except SchemaError:
+            # A streamed item that does not fit its model: kept whole, as snapshot() keeps it.
+            return _tolerant_response(wire)
 
     def _note_from_accumulator(self, code: str, message: str) -> None:
         self._note(code, message, sequence_number=self._current_seq, offset=self._current_offset)
