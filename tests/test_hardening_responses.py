@@ -834,6 +834,7 @@ STRICT_RESPONSES_CASES: dict[str, list[bytes]] = {
     "keepalive-event": [*_OPENING, frame({"type": "ping", "sequence_number": 3})],
     "keepalive-comment": [*_OPENING, b": ping\n\n"],
     "done-marker": [*_OPENING, b"data: [DONE]\n\n"],
+    "empty-data": [*_OPENING, b"data:\n\n"],  # issue 22, item 13
     "terminal-output-missing-items": [*_OPENING, frame(completed(3))],
     "unterminated-final-event": [*_OPENING, frame(completed(3, output=[MSG]))[:-1]],
     "missing-output-item": [

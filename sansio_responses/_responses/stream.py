@@ -449,6 +449,11 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
                 # Chat Completions' end marker; some compatible Responses servers send it too.
                 self._note("done-marker", "data: [DONE] on a Responses stream", offset=offset)
                 return
+            if not data.strip():
+                # ``data:`` alone dispatches an event with empty data (the event-stream rules):
+                # a keep-alive, tolerated as the Chat stream tolerates it.
+                self._note("empty-data", "an event with empty data", offset=offset)
+                return
             obj = self._load_object(data, offset)  # the full decoder, or a located error
         if len(data) > self._deep_len:  # only long data can nest deeper than the limit
             self._check_depth(obj, data, offset)
