@@ -21,6 +21,7 @@ from typing import Any
 import anyio
 import pytest
 import trio
+from _deep import json_overflow_depth
 from _rawserver import RawServer, Reply, chunk, drip, head, raw_server
 from test_adapters_common import (
     API_KEY,
@@ -275,6 +276,18 @@ def _status(status: int, *headers: tuple[str, str]) -> Reply:
     return Reply(
         [head(status, *headers, chunked=False, length=len(body), content_type=json) + body]
     )
+
+
+@pytest.mark.parametrize("adapter", ADAPTERS)
+def test_an_error_body_too_deep_for_json(raw: RawServer, adapter: str) -> None:
+    # Issue 22, item 2: every adapter let the RecursionError of response_error() out.
+    depth = 2 * json_overflow_depth()
+    body = b'{"error":' * depth + b"1" + b"}" * depth
+    json = "application/json"
+    raw.enqueue(Reply([head(400, chunked=False, length=len(body), content_type=json) + body]))
+    result = drive(adapter, _request(raw))
+    assert isinstance(result.error, sr.BadRequestError), repr(result.error)
+    assert result.error.body == body and len(raw.requests) == 1
 
 
 @pytest.mark.parametrize("status", [408, 409, 429, 500, 503])

@@ -8,10 +8,14 @@ import sys
 from typing import Any
 
 import pytest
+from _deep import json_overflow_depth
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sansio_responses._errors import LocalProtocolError, RemoteProtocolError
 from sansio_responses._http.requests import (
     DEFAULT_BASE_URL,
+    ERROR_BODY_LIMIT,
     APIErrorObject,
     APIStatusError,
     AuthenticationError,
@@ -409,6 +413,28 @@ def test_status_maps_to_class(status: int, cls: type[APIStatusError]) -> None:
     assert exc.retry_after is None
     expected_retry = status in (408, 409, 429) or status >= 500
     assert exc.should_retry is expected_retry
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    depth=st.integers(1, 4) | st.sampled_from([json_overflow_depth(), -1]),
+    shape=st.sampled_from(["[", '{"error":', '{"error":{"message":"m","x":[']),
+    status=st.sampled_from([400, 429, 500, 503]),
+)
+def test_an_error_body_nesting_past_the_decoder_limit(depth: int, shape: str, status: int) -> None:
+    # Issue 22, item 2: a body nesting past json's recursion limit (well under the 1 MiB error
+    # body limit) raised RecursionError from response_error(). It is the status's APIStatusError,
+    # carrying the raw body and a bounded excerpt of it as the message.
+    closer = {"[": "]", '{"error":': "}", '{"error":{"message":"m","x":[': "]}}"}[shape]
+    tail = {"[": "", '{"error":': "1", '{"error":{"message":"m","x":[': ""}[shape]
+    if depth == -1:  # the deepest that fits in the error body limit
+        depth = (ERROR_BODY_LIMIT - len(tail)) // (len(shape) + len(closer))
+    body = (shape * depth + tail + closer * depth).encode()
+    assert len(body) <= ERROR_BODY_LIMIT
+    exc = response_error(status, [("content-type", "application/json")], body)
+    assert isinstance(exc, APIStatusError) and exc.status_code == status
+    assert exc.body == body
+    assert len(str(exc)) < 600
 
 
 def test_2xx_is_not_an_error() -> None:

@@ -641,6 +641,10 @@ def _parse_error(body: bytes) -> APIErrorObject | None:
         parsed: JSONValue = json.loads(text)
     except ValueError:
         return APIErrorObject(type=None, code=None, message=text, param=None, raw=text)
+    except RecursionError:
+        # JSON nesting past the decoder's limit (the error body limit allows ~500,000 levels):
+        # no error object can be read; the caller keeps the raw body and a bounded excerpt.
+        return None
     if isinstance(parsed, dict):
         inner: JSONValue = parsed.get("error", parsed)
         if isinstance(inner, str):  # {"error": "message"}, seen on some compatible servers
