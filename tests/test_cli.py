@@ -14,12 +14,14 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 from _blocking import blocking
 from _corpus import REAL, load, names
+from _deep import json_overflow_depth
 
 import sansio_responses as sr
 from sansio_responses._cli.main import main
@@ -528,28 +530,53 @@ def test_python_m_decode_in_a_subprocess() -> None:
     assert "outcome: completed" in result.stderr
 
 
+def _default_sigint() -> None:
+    # A job started in the background by a non-interactive shell inherits SIGINT ignored, and an
+    # ignored signal stays ignored across exec: the server would never see the Ctrl-C this test
+    # sends. A terminal's Ctrl-C reaches a server started with the default disposition.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def _first_line(process: subprocess.Popen[str], timeout: float) -> str:
+    """The first line of *process*'s stdout, or "" if none came within *timeout* seconds."""
+    stdout = process.stdout
+    assert stdout is not None
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.append(stdout.readline()), daemon=True)
+    reader.start()
+    reader.join(timeout)
+    return lines[0] if lines else ""
+
+
 def test_serve_until_ctrl_c(capsys: pytest.CaptureFixture[str]) -> None:
+    # Every wait is bounded (issue 22, item 11): a server that does not stop is killed, and the
+    # test fails, rather than Popen.__exit__ waiting for it forever.
     name = "chat-openai-python-test_parse_nothing"
     _, facts = load(name)
     argv = ["-m", "sansio_responses", "serve", "--port", "0", "--recording", name]
-    with subprocess.Popen(
+    process = subprocess.Popen(
         [sys.executable, *argv],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         env=_env(),
-    ) as process:
+        preexec_fn=_default_sigint,
+    )
+    try:
+        first = _first_line(process, 30)
+        assert first.startswith("serving on http://127.0.0.1:"), first
+        base_url = first.split()[2]
+        code, out, _ = run(capsys, "stream", "--chat", "--base-url", base_url, "--input", "x")
+        assert code == 0
+        assert out == expected_stdout(facts["final_output_text"])
+    finally:
+        process.send_signal(signal.SIGINT)
         try:
-            assert process.stdout is not None
-            first = process.stdout.readline()
-            assert first.startswith("serving on http://127.0.0.1:"), first
-            base_url = first.split()[2]
-            code, out, _ = run(capsys, "stream", "--chat", "--base-url", base_url, "--input", "x")
-            assert code == 0
-            assert out == expected_stdout(facts["final_output_text"])
-        finally:
-            process.send_signal(signal.SIGINT)
             rest, errors = process.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.communicate(timeout=30)
+            pytest.fail("serve did not stop within 30 s of SIGINT; killed")
     assert process.returncode == 0, errors
     assert "stopped after 1 request(s)" in rest
 
@@ -691,7 +718,8 @@ def test_rules_prints_the_accumulation_rules(capsys: pytest.CaptureFixture[str])
 def test_decode_of_a_first_event_nested_too_deep_to_sniff_is_a_located_error(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    deep = "[" * 5000 + "]" * 5000  # deeper than json.loads itself can decode
+    depth = json_overflow_depth()
+    deep = "[" * depth + "]" * depth  # deeper than json.loads itself can decode here
     path = tmp_path / "deep.sse"
     first = f'data: {{"type":"response.created","sequence_number":0,"v":{deep}}}\n\n'
     path.write_text(first + 'data: {"type":"response.in_progress","sequence_number":1}\n\n')

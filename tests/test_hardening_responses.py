@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from _corpus import load
+from _deep import decoder_overflow_depth, dumps_overflow_depth
 from _strict import check_strict_stops_where_lenient_notes
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -162,12 +163,11 @@ def test_no_nesting_limit_still_never_overflows(depth: int) -> None:
     with pytest.raises(sr.TruncatedStream):
         reconnected.close()
     assert reconnected.snapshot().to_dict()["output"][0]["x"] == nested(depth)  # type: ignore[union-attr]
-    # Beyond what the stdlib decoder takes, still a located error.
+    # Beyond what the stdlib decoder takes (on this interpreter), still a located error.
     too_deep = sr.ResponsesStream(max_nesting_depth=None)
+    deep = deep_text(decoder_overflow_depth())
     with pytest.raises(sr.RemoteProtocolError) as info:
-        too_deep.feed(
-            frame(created()) + b"data: " + PLACES["item field"](deep_text(5000)).encode() + b"\n\n"
-        )
+        too_deep.feed(frame(created()) + b"data: " + PLACES["item field"](deep).encode() + b"\n\n")
     assert len(info.value.events) == 1  # type: ignore[attr-defined]
 
 
@@ -1114,7 +1114,7 @@ def test_chat_events_and_snapshot_repr_and_eq_at_the_decoders_depth() -> None:
 def test_the_builders_copy_deep_caller_values_and_refuse_to_serialize_them_clearly() -> None:
     from sansio_responses.testing import ChatStreamBuilder, StreamBuilder
 
-    deep = nested(3000)
+    deep = nested(dumps_overflow_depth())  # deeper than json.dumps can encode here
     builder = StreamBuilder().text("hi", annotations=[{"type": "vendor", "v": deep}])
     builder.completed(usage={"input_tokens": 1, "output_tokens": 1, "total_tokens": 2, "v": deep})
     deep.append(1)  # the builder holds copies: changing the caller's value changes nothing

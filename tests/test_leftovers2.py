@@ -10,6 +10,7 @@ from typing import Any
 
 import attrs
 import pytest
+from _deep import repr_overflow_depth
 from test_hardening_responses import MSG, added, frame
 
 import sansio_responses as sr
@@ -294,7 +295,7 @@ def test_no_documented_code_lacks_a_place_that_records_it() -> None:
 
 # -- 3. Chat models holding data at the decoder's depth ---------------------------------------
 
-_DEPTH = 5000  # deeper than Python's recursive repr / == / copy can go
+_DEPTH = repr_overflow_depth()  # deeper than Python's recursive repr / == / copy can go here
 
 
 def _nested(depth: int, leaf: Any = None) -> Any:
