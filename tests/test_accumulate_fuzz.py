@@ -14,7 +14,7 @@ same as feeding frame by frame returned; and ``snapshot()``, its ``to_dict()`` a
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -194,9 +194,11 @@ TERMINALS = ["response.completed", "response.incomplete", "response.failed", "er
 def _paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     """Every key path into a JSON tree (the value at each may be replaced or deleted)."""
     found: list[tuple[Any, ...]] = []
-    items = (
-        value.items() if type(value) is dict else enumerate(value) if type(value) is list else ()
-    )
+    items: list[tuple[Any, Any]] = []
+    if isinstance(value, dict):
+        items = list(cast("dict[str, Any]", value).items())
+    elif isinstance(value, list):
+        items = list(enumerate(value))  # pyright: ignore[reportUnknownArgumentType]
     for key, child in items:
         found.append((*path, key))
         found += _paths(child, (*path, key))
@@ -232,12 +234,12 @@ def streams(draw: st.DrawFn) -> list[dict[str, Any]]:
             path = draw(st.sampled_from(paths or top))
             if path == ("type",):
                 continue  # the event type picks the class: kept, so that the grammar still shows
-            parent: Any = event
+            parent: Any = event  # (the paths are taken after the previous mutation: all valid)
             for key in path[:-1]:
-                parent = parent[key] if type(parent) is dict or key < len(parent) else None
-            if type(parent) is dict and draw(st.booleans()):
-                parent.pop(path[-1], None)
-            elif type(parent) is dict or (type(parent) is list and path[-1] < len(parent)):
+                parent = parent[key]
+            if isinstance(parent, dict) and draw(st.booleans()):
+                cast("dict[str, Any]", parent).pop(path[-1], None)
+            else:
                 # A copy: a later mutation of this event may reach into it (ODD stays as is).
                 parent[path[-1]] = json.loads(json.dumps(draw(st.sampled_from(ODD))))
     for _ in range(draw(st.integers(0, 3))):  # drop, repeat or swap events
@@ -313,6 +315,7 @@ def _check(events: list[dict[str, Any]], strict: bool) -> None:
     assert [e.to_dict() for e in seen] == [e.to_dict() for e in whole_events]
     assert type(error) is type(whole_error)
     if error is not None:
+        assert whole_error is not None
         assert (error.offset, error.sequence_number) == (
             whole_error.offset,
             whole_error.sequence_number,
@@ -350,9 +353,9 @@ def _mutants(events: list[dict[str, Any]]) -> Any:
                     for key in path[:-1]:
                         parent = parent[key]
                     if value is _DELETE:
-                        if type(parent) is not dict:
+                        if not isinstance(parent, dict):
                             continue
-                        parent.pop(path[-1], None)
+                        cast("dict[str, Any]", parent).pop(path[-1], None)
                     else:
                         parent[path[-1]] = value
                     if place is _DELETE:
@@ -394,7 +397,12 @@ def test_every_field_of_every_event_odd(kind: str, done: bool) -> None:
 
 # -- the cases of issue 22, item 1, as reported ----------------------------------------------------
 
-_MSG = {"id": "msg_1", "type": "message", "role": "assistant", "status": "in_progress"}
+_MSG: dict[str, Any] = {
+    "id": "msg_1",
+    "type": "message",
+    "role": "assistant",
+    "status": "in_progress",
+}
 
 
 def _numbered(*events: dict[str, Any]) -> bytes:
@@ -450,12 +458,12 @@ def test_an_unhashable_item_id_with_no_usable_index(item_id: Any, output_index: 
     assert len(events) == 3
     snapshot = stream.snapshot()
     assert snapshot is not None
-    assert [item.to_dict()["id"] for item in snapshot.output] == [item_id, item_id]
+    assert [item.to_dict()["id"] for item in snapshot.output or ()] == [item_id, item_id]
 
 
 def test_an_output_index_that_disagrees_with_a_known_item_id_is_noted() -> None:
     # Before: applied to the item with that id, nothing recorded, strict mode too.
-    other = {**_MSG, "id": "msg_2", "content": []}
+    other: dict[str, Any] = {**_MSG, "id": "msg_2", "content": []}
     body = _numbered(
         {"type": "response.created", "response": _response()},
         {"type": "response.output_item.added", "output_index": 0, "item": {**_MSG, "content": []}},

@@ -20,18 +20,18 @@ from sansio_responses.testing import ChatStreamBuilder, StreamBuilder
 RESPONSES = StreamBuilder(response_id="resp_empty").text(["Hel", "lo"]).completed().to_sse()
 CHAT = ChatStreamBuilder().content(["Hel", "lo"]).finish().to_sse()
 
+
+def _blank(name: str | None, lines: int, pads: list[str], crlf: bool) -> bytes:
+    """One event of *lines* ``data:`` lines, each with nothing or only blanks after the colon."""
+    pads = [*pads[:lines], *[""] * (lines - len(pads[:lines]))]
+    text = (f"event: {name}\n" if name else "") + "".join(f"data:{p}\n" for p in pads) + "\n"
+    return text.replace("\n", "\r\n" if crlf else "\n").encode()
+
+
 # Blank data in the forms a server may send it: one or more ``data:`` lines with nothing (or only
 # blanks) after the colon, with or without an event name, LF or CRLF line ends.
 blank_events = st.builds(
-    lambda name, lines, pad, crlf: (
-        (
-            (f"event: {name}\n" if name else "")
-            + "".join(f"data:{p}\n" for p in pad[:lines] + [""] * (lines - len(pad[:lines])))
-            + "\n"
-        )
-        .replace("\n", "\r\n" if crlf else "\n")
-        .encode()
-    ),
+    _blank,
     st.sampled_from([None, "ping", "keepalive", "response.output_text.delta"]),
     st.integers(1, 3),
     st.lists(st.sampled_from(["", " ", "  ", " \t"]), max_size=3),
