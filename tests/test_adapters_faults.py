@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import gzip
+import json
 import time
 import zlib
 from collections.abc import Callable, Iterator
@@ -276,6 +277,31 @@ def _status(status: int, *headers: tuple[str, str]) -> Reply:
     return Reply(
         [head(status, *headers, chunked=False, length=len(body), content_type=json) + body]
     )
+
+
+@pytest.mark.parametrize("adapter", ADAPTERS)
+def test_a_null_annotation_then_a_terminal_without_output(raw: RawServer, adapter: str) -> None:
+    # Issue 22, item 1 (a): every adapter delivered 0 of these 5 events (an internal SchemaError
+    # escaped the stream's feed()); now all 5, the anomaly noted, the outcome completed.
+    response = {"id": "resp_1", "object": "response", "status": "in_progress", "output": []}
+    at = {"item_id": "msg_1", "output_index": 0, "content_index": 0}
+    message = {"id": "msg_1", "type": "message", "role": "assistant", "content": []}
+    events: list[dict[str, Any]] = [
+        {"type": "response.created", "response": response},
+        {"type": "response.output_item.added", "output_index": 0, "item": message},
+        {**at, "type": "response.output_text.delta", "delta": "Hi"},
+        {**at, "type": "response.output_text.annotation.added", "annotation_index": 0},
+        {"type": "response.completed", "response": {**response, "status": "completed"}},
+    ]
+    body = b"".join(
+        b"data: " + json.dumps({**e, "sequence_number": n}).encode() + b"\n\n"
+        for n, e in enumerate(events)
+    )
+    raw.enqueue(Reply([head(), chunk(body), chunk(b"")]))
+    result = drive(adapter, _request(raw))
+    assert result.error is None, repr(result.error)
+    assert len(result.events) == 5 and result.handle.stream.outcome == "completed"
+    assert "bad-annotation" in result.handle.stream.diagnostic_counts
 
 
 @pytest.mark.parametrize("adapter", ADAPTERS)
