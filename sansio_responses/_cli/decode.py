@@ -8,7 +8,7 @@ import re
 import sys
 import time
 from collections.abc import Iterable, Iterator
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Any
 
 from .._chat.stream import ChatCompletionsStream
 from .._errors import ProtocolError
@@ -84,21 +84,33 @@ def decode_chunks(
 ) -> tuple[ResponsesStream | ChatCompletionsStream, BaseException | None]:
     """Decode a body given as chunks, printing as it goes; return the stream and any error.
 
-    With ``fmt="auto"`` the protocol is told from the first event whose data says it; the chunks
-    read until then (at most one event past ``max_event_size``) are kept and then fed.
+    With ``fmt="auto"`` the protocol is told from the first event whose data says it. Until then
+    the chunks are fed to a stream of each protocol, which keep the few events decoded so far,
+    not the bytes: memory stays bounded by one event (``max_event_size``) however much comes
+    before the first event (keep-alive comments, say).
     """
     iterator = iter(chunks)
-    held: list[bytes] = []
-    kind = None if fmt == "auto" else fmt
-    if kind is None:
-        kind = _detect_kind(iterator, held, max_event_size)
-    stream: ResponsesStream | ChatCompletionsStream
-    if kind == "chat":
-        stream = ChatCompletionsStream(strict=strict, max_event_size=max_event_size)
+
+    def new(kind: str) -> ResponsesStream | ChatCompletionsStream:
+        if kind == "chat":
+            return ChatCompletionsStream(strict=strict, max_event_size=max_event_size)
+        return ResponsesStream(strict=strict, max_event_size=max_event_size)
+
+    if fmt == "auto":
+        candidates = {kind: _Candidate(new(kind)) for kind in ("responses", "chat")}
+        kind, ended = _detect_kind(iterator, candidates, max_event_size)
+        chosen = candidates[kind]
+        if ended:
+            chosen.close()
+        for event in chosen.events:
+            printer.event(event)
+        if chosen.error is not None or ended:
+            return chosen.stream, chosen.error
+        stream = chosen.stream
     else:
-        stream = ResponsesStream(strict=strict, max_event_size=max_event_size)
+        stream = new(fmt)
     try:
-        for chunk in _chain(held, iterator):
+        for chunk in iterator:
             for event in stream.feed(chunk):
                 printer.event(event)
         for event in stream.close():
@@ -110,10 +122,30 @@ def decode_chunks(
     return stream, None
 
 
-def _chain(first: list[bytes], rest: Iterator[bytes]) -> Iterator[bytes]:
-    yield from first
-    first.clear()
-    yield from rest
+class _Candidate:
+    """A stream of one protocol, fed while the protocol is not known yet: the events it decodes
+    and the error it raised are kept (detection stops after a few events)."""
+
+    def __init__(self, stream: ResponsesStream | ChatCompletionsStream) -> None:
+        self.stream = stream
+        self.events: list[Any] = []
+        self.error: ProtocolError | None = None
+
+    def feed(self, chunk: bytes) -> None:
+        if self.error is None:
+            try:
+                self.events += self.stream.feed(chunk)
+            except ProtocolError as exc:
+                self.events += getattr(exc, "events", ())
+                self.error = exc
+
+    def close(self) -> None:
+        if self.error is None:
+            try:
+                self.events += self.stream.close()
+            except ProtocolError as exc:
+                self.events += getattr(exc, "events", ())
+                self.error = exc
 
 
 _SNIFF = re.compile(
@@ -130,29 +162,34 @@ def _sniff(head: bytes) -> str | None:
     return "responses" if match.group("responses") else "chat"
 
 
-def _detect_kind(iterator: Iterator[bytes], held: list[bytes], max_event_size: int | None) -> str:
+def _detect_kind(
+    iterator: Iterator[bytes], candidates: dict[str, _Candidate], max_event_size: int | None
+) -> tuple[str, bool]:
+    """The protocol, and whether the input ended while telling it; every chunk read is fed to
+    every candidate first. Keeps only the first :data:`_SNIFF_BYTES` bytes (for the messages)."""
     decoder = SSEDecoder(max_event_size=max_event_size)
     head = b""
     looked = 0
     for chunk in iterator:
-        held.append(chunk)
-        if len(head) < 64:
-            head += chunk[:64]
+        for candidate in candidates.values():
+            candidate.feed(chunk)
+        if len(head) < _SNIFF_BYTES:
+            head += chunk[: _SNIFF_BYTES - len(head)]
         try:
             events = decoder.feed(chunk)
         except ProtocolError as exc:
             # An event too large to frame: guess from its bytes, and let the stream itself report
             # the error at its place (exit 1), as it would have without detection.
-            kind = _sniff(b"".join(held)[:_SNIFF_BYTES])
+            kind = _sniff(head)
             if kind is None:
                 raise UsageError(f"not an event stream: {exc}") from None
-            return kind
+            return kind, False
         for event in events:
             if not event.data.strip():
                 continue
             kind = _detect(event.data)
             if kind is not None:
-                return kind
+                return kind, False
             looked += 1
             if looked >= _DETECT_EVENTS:
                 raise UsageError(
@@ -165,7 +202,7 @@ def _detect_kind(iterator: Iterator[bytes], held: list[bytes], max_event_size: i
         events = []
     for event in events:
         if event.data.strip() and (kind := _detect(event.data)) is not None:
-            return kind
+            return kind, True
     if looked:
         raise UsageError(
             "no event says which protocol this is; pass --format responses or --format chat"

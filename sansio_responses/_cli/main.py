@@ -43,6 +43,7 @@ from .common import (
     EXIT_USAGE,
     UsageError,
 )
+from .output import neutral
 
 __all__ = [
     "EXIT_BAD_STREAM",
@@ -97,11 +98,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
     func: Callable[[argparse.Namespace, IO[str], IO[str]], int] = args.func
+    for console in (sys.stdout, sys.stderr):
+        # A lone surrogate in model output (a broken \\ud800 escape on the wire) cannot be
+        # encoded: it is written as the backslash escape \\ud800 instead of ending the command
+        # with a UnicodeEncodeError (so is any character the terminal's encoding lacks).
+        reconfigure = getattr(console, "reconfigure", None)
+        if callable(reconfigure):
+            reconfigure(errors="backslashreplace")
     try:
         return func(args, sys.stdout, sys.stderr)
     except UsageError as exc:
         sys.stdout.flush()
-        sys.stderr.write(f"sansio-responses {args.command}: error: {exc}\n")
+        sys.stderr.write(f"sansio-responses {args.command}: error: {neutral(str(exc))}\n")
         return EXIT_USAGE
     except LocalProtocolError as exc:
         # Only the request builders get here (run_adapter reports what goes wrong while
@@ -109,7 +117,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         # text that is not valid Unicode. The message says what and where, never the key.
         sys.stdout.flush()
         source = " (the key comes from OPENAI_API_KEY)" if exc.message.startswith("api_key") else ""
-        sys.stderr.write(f"sansio-responses {args.command}: error: {exc.message}{source}\n")
+        message = neutral(exc.message)
+        sys.stderr.write(f"sansio-responses {args.command}: error: {message}{source}\n")
         return EXIT_USAGE
     except KeyboardInterrupt:
         sys.stdout.flush()

@@ -23,6 +23,27 @@ if TYPE_CHECKING:
 _LISTED_DIAGNOSTICS = 20
 
 
+# Server-controlled text that is not model output (error messages, a failed response's message,
+# ids, diagnostics) goes to the terminal with its control characters escaped: an ESC sequence
+# could set the title or clear the screen, a CR or LF could forge a line such as "check: ok", and
+# bidirectional overrides could reorder what is shown. C0 (but tab), DEL and C1 controls, the
+# Unicode bidi controls and line/paragraph separators, and lone surrogates become backslash
+# escapes. The answer's live text (model output) is written as is.
+_UNSAFE = [
+    *[c for c in range(0x20) if c != 0x09],
+    *range(0x7F, 0xA0),
+    0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x2028, 0x2029,
+    *range(0xD800, 0xE000),
+]  # fmt: skip
+_ESCAPE = {c: (f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}") for c in _UNSAFE}
+_JSON_ESCAPE = {c: f"\\u{c:04x}" for c in _UNSAFE if c >= 0x7F}  # json.dumps escapes C0 itself
+
+
+def neutral(text: str) -> str:
+    """*text* with the characters a terminal would act on escapes (``\\x1b``, ``\\u202e``)."""
+    return text.translate(_ESCAPE)
+
+
 class Printer:
     """Prints a stream as it decodes: live text (or JSON lines) to *out*, the report to *err*.
 
@@ -44,7 +65,9 @@ class Printer:
         """Show one decoded event."""
         self.events += 1
         if self.events_json:
-            self.out.write(json.dumps(event_json(event), ensure_ascii=False) + "\n")
+            # Valid JSON either way: C1, bidi controls and lone surrogates as \u escapes.
+            line = json.dumps(event_json(event), ensure_ascii=False).translate(_JSON_ESCAPE)
+            self.out.write(line + "\n")
             self.out.flush()
             return
         for piece, key in _live_text(event):
@@ -67,8 +90,8 @@ class Printer:
         self._text_open = False
 
     def note(self, line: str) -> None:
-        """A progress line on stderr."""
-        self.err.write(line + "\n")
+        """A progress line on stderr (control characters escaped)."""
+        self.err.write(neutral(line) + "\n")
         self.err.flush()
 
     # report
@@ -102,7 +125,7 @@ class Printer:
         lines += extra
         if stream is not None:
             lines += _diagnostics_report(stream)
-        self.err.write("\n".join(lines) + "\n")
+        self.err.write("\n".join(neutral(line) for line in lines) + "\n")
         self.err.flush()
 
 
