@@ -149,9 +149,8 @@ def test_a_usage_error_quoting_input_is_neutralised(
 
 def _comments_then(body: bytes, megabytes: int) -> Iterator[bytes]:
     line = b": keep-alive" + b" " * 51 + b"\n"  # 64 bytes
-    block = line * 1024  # 64 KiB
     for _ in range(megabytes * 16):
-        yield block
+        yield line * 1024  # 64 KiB, a new object each time (as a read returns)
     yield b"\n" + body
 
 
