@@ -18,13 +18,26 @@ import json
 import re
 import sys
 from collections.abc import Callable, Iterator
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Literal, TypeAlias, TypeVar
 
 from ._diagnostics import Diagnostic
 from ._errors import LocalProtocolError, ProtocolError, RemoteProtocolError, excerpt
 from ._sse import DEFAULT_MAX_EVENT_SIZE, ServerSentEvent, SSEDecoder
 
-__all__ = ["DEFAULT_MAX_DIAGNOSTICS", "DEFAULT_MAX_NESTING_DEPTH", "EventStreamBase", "too_deep"]
+__all__ = [
+    "DEFAULT_MAX_DIAGNOSTICS",
+    "DEFAULT_MAX_NESTING_DEPTH",
+    "EventStreamBase",
+    "Outcome",
+    "too_deep",
+]
+
+Outcome: TypeAlias = Literal["completed", "incomplete", "failed", "error", "truncated", "cancelled"]
+"""How a stream ended, the type of ``outcome`` once set: ``"completed"``, ``"incomplete"`` and
+``"failed"`` (the Responses terminal events; a Chat stream completes with ``[DONE]`` or every choice
+finished), ``"error"`` (an error event), ``"truncated"`` (the body ended before a terminal event) or
+``"cancelled"`` (an adapter's events object was closed before the stream ended). Typed as a
+``Literal``, so a misspelt comparison (``stream.outcome == "complete"``) is a type error."""
 
 #: Default bound on the number of :class:`Diagnostic` records kept per stream. Further anomalies are
 #: still counted in ``diagnostic_counts`` but not stored, so a hostile stream cannot grow memory.
@@ -291,8 +304,8 @@ class EventStreamBase(Generic[E]):
         self.diagnostics: list[Diagnostic] = []
         #: How many anomalies of each code were met, including those not stored.
         self.diagnostic_counts: dict[str, int] = {}
-        #: ``None`` while the outcome is open; then a string naming how the stream ended.
-        self.outcome: str | None = None
+        #: ``None`` while the outcome is open; then an :data:`Outcome` naming how the stream ended.
+        self.outcome: Outcome | None = None
         if json_loads is None:
             json_loads = DEFAULT_JSON_LOADS
         elif json_loads is _json_loads:

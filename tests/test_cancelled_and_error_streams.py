@@ -60,6 +60,7 @@ def _leave_early(adapter: str, request: sr.Request[sr.ResponsesStream], how: str
         return events
 
     async def run(open_stream: Any) -> Any:
+        events = None
         with contextlib.suppress(Stop):
             async with open_stream(request, max_retries=0) as events:
                 n = 0
@@ -150,9 +151,10 @@ def test_a_transport_error_carries_the_stream(raw: RawServer, adapter: str) -> N
     raw.enqueue(Reply([head(), chunk(b"".join(BLOCKS[:4]))], then="reset"))
     result = drive(adapter, _request(raw), max_retries=0)
     assert isinstance(result.error, sr.TransportError), repr(result.error)
-    assert result.error.stream is result.handle.stream
-    assert result.error.stream.outcome == "truncated"
-    snapshot = result.error.stream.snapshot()
+    stream = result.error.stream
+    assert isinstance(stream, sr.ResponsesStream) and stream is result.handle.stream
+    assert stream.outcome == "truncated"
+    snapshot = stream.snapshot()
     assert snapshot is not None and snapshot.status == "in_progress"
 
 
@@ -176,6 +178,7 @@ def test_a_resume_answered_with_an_error_keeps_the_snapshot(raw: RawServer, adap
     raw.enqueue(Reply([head(), chunk(b"".join(BLOCKS[:4]))], then="reset"), Reply([missing]))
     result = drive(adapter, _request(raw, background=True), max_retries=0)
     assert isinstance(result.error, sr.NotFoundError), repr(result.error)
-    assert result.error.stream is result.handle.stream and result.handle.resumes == 1
-    assert result.error.stream.outcome == "truncated"
+    stream = result.error.stream
+    assert isinstance(stream, sr.ResponsesStream) and stream is result.handle.stream
+    assert result.handle.resumes == 1 and stream.outcome == "truncated"
     assert len(result.events) == 4

@@ -328,7 +328,10 @@ def test_azure_prompt_filter_and_filter_only_choices() -> None:
         "empty-chunk-identity",
         "choice-without-delta",
     ]
-    assert events[2].choices[0].delta is None
+    # As in the SDK, the delta is never None: empty, while the choice's wire dict has none.
+    assert events[2].choices[0].delta.to_dict() == {}
+    assert events[2].choices[0].delta.content is None
+    assert "delta" not in events[2].choices[0].to_dict()
     snap = stream.snapshot()
     assert snap is not None
     d = snap.to_dict()

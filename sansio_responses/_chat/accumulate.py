@@ -493,7 +493,7 @@ class ChatAccumulator(EventStreamBase[ChatEvent]):
                 known = False
                 break
             delta = choice.delta
-            if delta is not None and delta.tool_calls:
+            if delta.tool_calls:
                 calls = ch.tool_calls
                 for tc in delta.tool_calls:
                     if tc.index not in calls:
@@ -510,7 +510,7 @@ class ChatAccumulator(EventStreamBase[ChatEvent]):
             if ch is None:
                 new_choices.add(index)
             delta = choice.delta
-            if delta is None or not delta.tool_calls:
+            if not delta.tool_calls:
                 continue
             new_calls: set[Any] = set()
             for t, tc in enumerate(delta.tool_calls):
@@ -608,8 +608,7 @@ class ChatAccumulator(EventStreamBase[ChatEvent]):
         for k, v in raw.items():
             if k not in _CHOICE_KNOWN and v is not None:
                 ch.extra[k] = v
-        delta = choice.delta
-        if delta is None:
+        if raw.get("delta") is None:  # sent without one: its delta is empty
             filt = [k for k in raw if k.startswith("content_filter")]
             self._note(
                 "choice-without-delta",
@@ -617,7 +616,7 @@ class ChatAccumulator(EventStreamBase[ChatEvent]):
                 offset=offset,
             )
         else:
-            self._accumulate_delta(ch, delta, n, seq, offset)
+            self._accumulate_delta(ch, choice.delta, n, seq, offset)
         lp = choice.logprobs
         if lp is not None:
             acc = ch.logprobs

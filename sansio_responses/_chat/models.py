@@ -226,6 +226,11 @@ class ChoiceDelta(_Wire):
         )
 
 
+def no_delta() -> ChoiceDelta:
+    """The delta of a choice sent without one: every field ``None``, an empty wire dict."""
+    return ChoiceDelta(None, None, None, None, None, None, None, None, {})
+
+
 @attrs.frozen
 class ChoiceLogprobs(_Wire):
     """Log probabilities: ``content`` and ``refusal`` token entries (each a dict as sent)."""
@@ -246,14 +251,16 @@ class ChoiceLogprobs(_Wire):
 class ChunkChoice(_Wire):
     """One entry of a chunk's ``choices``.
 
-    ``delta`` is ``None`` for Azure's asynchronous content-filter choices, which carry only
-    ``content_filter_results`` / ``content_filter_offsets`` (kept in ``extra``).
+    ``delta`` is never ``None``, as in the official SDK (so ``chunk.choices[0].delta.content``
+    type-checks): a choice sent without one (Azure's asynchronous content-filter choices, which
+    carry only ``content_filter_results`` / ``content_filter_offsets``, kept in ``extra``) has an
+    empty :class:`ChoiceDelta`, and ``to_dict()`` still shows the choice as sent.
     """
 
     _KNOWN = frozenset({"index", "delta", "logprobs", "finish_reason"})
 
     index: int | None
-    delta: ChoiceDelta | None
+    delta: ChoiceDelta
     logprobs: ChoiceLogprobs | None
     finish_reason: str | None
     _raw: dict[str, Any] = attrs.field(repr=False)
@@ -265,7 +272,7 @@ class ChunkChoice(_Wire):
         lp = _dict(d, "logprobs", path)
         return cls(
             _int(d, "index", path),
-            None if delta is None else ChoiceDelta.from_dict(delta, path + ".delta"),
+            no_delta() if delta is None else ChoiceDelta.from_dict(delta, path + ".delta"),
             None if lp is None else ChoiceLogprobs.from_dict(lp, path + ".logprobs"),
             _str(d, "finish_reason", path),
             d,
@@ -625,11 +632,12 @@ def hot_chunk(d: dict[str, Any]) -> ChatCompletionChunk | None:
             ):
                 return None
             if raw_delta is None:
-                delta = None
+                delta = no_delta()
             elif raw_delta.__class__ is dict:
-                delta = _hot_delta(raw_delta)
-                if delta is None:
+                hot = _hot_delta(raw_delta)
+                if hot is None:
                     return None
+                delta = hot
             else:
                 return None
             choice = new_object(ChunkChoiceTwin)

@@ -111,7 +111,8 @@ class ChatCompletionsStream(ChatFastPaths):
         max_tool_calls: the most tool calls one choice may have (default 1024); likewise.
 
     Attributes:
-        outcome: ``None`` while open, then ``"completed"``, ``"error"`` or ``"truncated"``.
+        outcome: ``None`` while open, then ``"completed"``, ``"error"``, ``"truncated"`` or
+            ``"cancelled"`` (an adapter's events object closed before the end).
         error_event: the first :class:`ChatStreamError` received, else ``None``.
         done: whether ``data: [DONE]`` was received.
 

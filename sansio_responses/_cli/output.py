@@ -145,14 +145,13 @@ def _live_text(event: Any) -> list[tuple[str, tuple[Any, ...]]]:
     if isinstance(event, ChatCompletionChunk):
         pieces: list[tuple[str, tuple[Any, ...]]] = []
         for choice in event.choices or ():
-            delta = choice.delta
             # Live text follows choice 0; other choices are shown whole in the report.
-            if delta is None or (choice.index or 0) != 0:
+            if (choice.index or 0) != 0:
                 continue
-            if delta.content:
-                pieces.append((delta.content, (0, "text")))
-            if delta.refusal:
-                pieces.append((delta.refusal, (0, "refusal")))
+            if choice.delta.content:
+                pieces.append((choice.delta.content, (0, "text")))
+            if choice.delta.refusal:
+                pieces.append((choice.delta.refusal, (0, "refusal")))
         return pieces
     etype = getattr(event, "type", None)
     if etype in ("response.output_text.delta", "response.refusal.delta"):

@@ -36,6 +36,7 @@ from .._base import (
     EventStreamBase,
     JSONLoads,
     JSONValue,
+    Outcome,
 )
 from .._errors import (
     LocalProtocolError,
@@ -76,7 +77,7 @@ __all__ = [
 ]
 
 #: Terminal event type -> outcome.
-OUTCOMES: dict[str, str] = {
+OUTCOMES: dict[str, Outcome] = {
     "response.completed": "completed",
     "response.incomplete": "incomplete",
     "response.failed": "failed",
@@ -254,7 +255,7 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
 
     Attributes:
         outcome: ``None`` while open, then ``"completed"``, ``"incomplete"``, ``"failed"``,
-            ``"error"`` or ``"truncated"``.
+            ``"error"``, ``"truncated"`` or ``"cancelled"`` (an :data:`Outcome`).
         diagnostics: tolerated anomalies, each a :class:`Diagnostic` (code, message, sequence number).
         terminal_event: the event that decided the outcome, if any.
         error_event: the ``error`` event, if one arrived.
@@ -355,9 +356,11 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
     @property
     def resumable(self) -> bool:
         """True when a resume request can continue this stream: background mode, an id known,
-        and no terminal event yet."""
+        and no terminal event yet (open, ``"truncated"`` or ``"cancelled"``)."""
         return (
-            self.background and self.response_id is not None and self.outcome in (None, "truncated")
+            self.background
+            and self.response_id is not None
+            and self.outcome in (None, "truncated", "cancelled")
         )
 
     def snapshot(self) -> Response | None:
@@ -404,7 +407,7 @@ class ResponsesStream(EventStreamBase[ResponseStreamEvent]):
         self._error = None
         self._resuming = True
         self._resume_id = self.response_id
-        if self.outcome == "truncated":
+        if self.outcome in ("truncated", "cancelled"):
             self.outcome = None
         self._begin_checkpoint()  # last: a rollback comes back to the reopened stream
 
@@ -861,13 +864,13 @@ class _Checkpoint:
         self,
         acc: Accumulator,
         seq: _Sequence,
-        outcome: str | None = None,
+        outcome: Outcome | None = None,
         terminal_event: ResponseStreamEvent | None = None,
         error_event: ResponseStreamEvent | None = None,
     ) -> None:
         self.acc = acc
         self.seq = seq
-        self.outcome = outcome
+        self.outcome: Outcome | None = outcome
         self.terminal_event = terminal_event
         self.error_event = error_event
 

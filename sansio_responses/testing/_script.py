@@ -5,16 +5,18 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import attrs
 
 from ._builder import ChatStreamBuilder, StreamBuilder
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
     from .._base import JSONValue
 
-__all__ = ["Faults", "Script", "split_events"]
+__all__ = ["FaultOptions", "Faults", "Script", "split_events"]
 
 _LINE_END = re.compile(rb"\r\n|\r|\n")
 # A line end followed by an empty line. "\r(?!\n)" keeps a CRLF from counting as CR then LF.
@@ -107,6 +109,24 @@ def _data(block: bytes) -> JSONValue:
 _Builder = StreamBuilder | ChatStreamBuilder
 
 
+class FaultOptions(TypedDict, total=False):
+    """The fault keywords of :class:`Script` and :meth:`Script.error`: :class:`Faults`' fields."""
+
+    chunk_size: int | None
+    delay: float
+    chunked: bool
+    disconnect_after_bytes: int | None
+    disconnect_after_events: int | None
+    stall_after_events: int | None
+    stall_seconds: float
+    keepalive_every: int | None
+    crlf: bool
+    content_type: str | None
+
+
+_FAULT_DEFAULTS: dict[str, Any] = {field.name: field.default for field in attrs.fields(Faults)}
+
+
 @attrs.frozen(init=False)
 class Script:
     """One scripted answer of :class:`~sansio_responses.testing.ResponsesServer`.
@@ -150,8 +170,34 @@ class Script:
         background: bool | None = None,
         resumes: Sequence[Faults | Script] = (),
         faults: Faults | None = None,
-        **fault_options: Any,
+        # The fault keywords: Faults' fields, with its defaults (a test checks they agree).
+        chunk_size: int | None = None,
+        delay: float = 0.0,
+        chunked: bool = True,
+        disconnect_after_bytes: int | None = None,
+        disconnect_after_events: int | None = None,
+        stall_after_events: int | None = None,
+        stall_seconds: float = 30.0,
+        keepalive_every: int | None = None,
+        crlf: bool = False,
+        content_type: str | None = None,
     ) -> None:
+        fault_options: dict[str, Any] = {
+            name: value
+            for name, value in (
+                ("chunk_size", chunk_size),
+                ("delay", delay),
+                ("chunked", chunked),
+                ("disconnect_after_bytes", disconnect_after_bytes),
+                ("disconnect_after_events", disconnect_after_events),
+                ("stall_after_events", stall_after_events),
+                ("stall_seconds", stall_seconds),
+                ("keepalive_every", keepalive_every),
+                ("crlf", crlf),
+                ("content_type", content_type),
+            )
+            if value != _FAULT_DEFAULTS[name]  # given: differs from Faults' default
+        }
         if isinstance(body, (StreamBuilder, ChatStreamBuilder)):
             body = body.to_sse()
         if not isinstance(body, bytes):  # pyright: ignore[reportUnnecessaryIsInstance]
@@ -180,7 +226,8 @@ class Script:
         retry_after: float | str | None = None,
         retry_after_ms: float | None = None,
         headers: Mapping[str, str] | None = None,
-        **fault_options: Any,
+        faults: Faults | None = None,
+        **fault_options: Unpack[FaultOptions],
     ) -> Script:
         """An HTTP error answer with the API's JSON error body
         ``{"error": {"message", "type", "param", "code"}}`` and optional ``retry-after`` /
@@ -195,6 +242,7 @@ class Script:
             json.dumps(body, indent=2).encode() + b"\n",
             status=status,
             headers=extra,
+            faults=faults,
             **fault_options,
         )
 

@@ -50,11 +50,19 @@ text: list[str] = []
 for chunk in chunks:
     for choice in chunk.choices:
         assert_type(choice, sr.ChunkChoice)
-        if choice.delta is not None and choice.delta.content:
+        assert_type(choice.delta, sr.ChoiceDelta)  # never None, as in the official SDK
+        if choice.delta.content:
             text.append(choice.delta.content)
     if chunk.usage is not None and chunk.usage.completion_tokens_details is not None:
         assert_type(chunk.usage.completion_tokens_details.reasoning_tokens, int | None)
 assert "".join(text) == "Let me check."
+
+# The official SDK's standard Chat loop, as written there.
+sdk_text = ""
+for chunk in chunks:
+    if chunk.choices and chunk.choices[0].delta.content is not None:
+        sdk_text += chunk.choices[0].delta.content
+assert sdk_text == "Let me check."
 
 # match on the classes
 kinds: list[str] = []
