@@ -203,7 +203,8 @@ class Exchange(Generic[S]):
         headers: the latest response head's headers, names lower-cased.
         retries: requests sent again by the retry policy (the first request's and resumes').
         resumes: resume requests sent.
-        policy: the :class:`ResumePolicy`; retry_policy: the :class:`RetryPolicy`.
+        policy: the :class:`ResumePolicy` (its ``attempts`` count resumes without progress).
+        retry_policy: the :class:`RetryPolicy`.
         total_timeout, connect_timeout, idle_timeout: as given, after :func:`check_timeout`.
         body_started: a body byte of the current HTTP exchange reached the core stream (a
             failure before that is retried, see :class:`RetryPolicy`).
