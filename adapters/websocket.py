@@ -238,6 +238,14 @@ class WebSocketConnection:
             with contextlib.suppress(Exception):
                 await sock.aclose()
 
+    async def __aenter__(self) -> WebSocketConnection:
+        """Open the socket (``open_connection`` enters the connection for its block)."""
+        await self._open()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
     async def aclose(self) -> None:
         """Close the socket (a normal close frame first when it is open)."""
         self._closed = True
@@ -297,8 +305,5 @@ async def open_connection(
         total_timeout=total_timeout,
         ssl_context=ssl_context,
     )
-    await conn._open()  # pyright: ignore[reportPrivateUsage]
-    try:
+    async with conn:
         yield conn
-    finally:
-        await conn.aclose()

@@ -4,8 +4,10 @@ fault keywords, which must stay the fields of ``Faults``."""
 
 from __future__ import annotations
 
+import ast
 import inspect
 import typing
+from pathlib import Path
 
 import attrs
 import pytest
@@ -181,3 +183,28 @@ def test_script_fault_keywords_are_the_fields_of_faults() -> None:
 
 
 _SCRIPT_OWN = {"status", "headers", "background", "resumes", "faults"}
+
+
+ADAPTERS = Path(__file__).resolve().parents[1] / "adapters"
+
+
+@pytest.mark.parametrize("path", sorted(ADAPTERS.glob("*.py")), ids=lambda p: p.name)
+def test_adapters_use_public_names_only(path: Path) -> None:
+    # Issue 18 item 3: the bundled adapters are written as a user's adapter would be.
+    source = path.read_text(encoding="utf-8")
+    assert "reportPrivateUsage" not in source
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            assert node.level <= 1, f"{path.name}:{node.lineno} imports from outside adapters/"
+            # Absolute: the public package (or another library); relative: adapters/ itself.
+            assert node.level == 1 or not module.startswith("sansio_responses._"), module
+            names = [alias.name for alias in node.names]
+            if module == "sansio_responses":
+                assert not [n for n in names if n.startswith("_")], names
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                assert not alias.name.startswith("sansio_responses._"), alias.name
+        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            if node.value.id == "sr":
+                assert not node.attr.startswith("_"), f"{path.name}:{node.lineno} sr.{node.attr}"

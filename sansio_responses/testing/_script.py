@@ -122,6 +122,7 @@ class FaultOptions(TypedDict, total=False):
     keepalive_every: int | None
     crlf: bool
     content_type: str | None
+    schedule: tuple[tuple[int, float], ...] | None
 
 
 _FAULT_DEFAULTS: dict[str, Any] = {field.name: field.default for field in attrs.fields(Faults)}
@@ -181,6 +182,7 @@ class Script:
         keepalive_every: int | None = None,
         crlf: bool = False,
         content_type: str | None = None,
+        schedule: tuple[tuple[int, float], ...] | None = None,
     ) -> None:
         fault_options: dict[str, Any] = {
             name: value
@@ -195,6 +197,7 @@ class Script:
                 ("keepalive_every", keepalive_every),
                 ("crlf", crlf),
                 ("content_type", content_type),
+                ("schedule", schedule),
             )
             if value != _FAULT_DEFAULTS[name]  # given: differs from Faults' default
         }
