@@ -254,18 +254,21 @@ def test_total_timeout_spans_resumes(raw: RawServer, adapter: str) -> None:
 
 @pytest.mark.parametrize("adapter", ADAPTERS)
 def test_total_timeout_bounds_retries(raw: RawServer, adapter: str) -> None:
-    # Each 503 asks for 0.15 s: two retries fit in 0.4 s, a third would overrun it, so the
-    # adapter stops at once with the server's error rather than sleep into the deadline.
-    busy = Reply([head(503, ("retry-after-ms", "150"), chunked=False, length=2) + b"{}"])
-    raw.enqueue(busy, busy, busy, busy)
+    # Each 503 asks for 0.4 s: one retry fits in 0.75 s, a second would overrun it, so the adapter
+    # stops at once with the server's error rather than sleep into the deadline. (The margin, 0.35 s
+    # for the two requests, holds on a loaded machine; the rule itself is checked on a hand-moved
+    # clock in tests/test_exchange_contract.py.)
+    busy = Reply([head(503, ("retry-after-ms", "400"), chunked=False, length=2) + b"{}"])
+    raw.enqueue(busy, busy, busy)
     policy = sr.RetryPolicy(5)
     started = time.monotonic()
-    result = drive(adapter, _request(raw), total_timeout=0.4, retry_policy=policy)
+    result = drive(adapter, _request(raw), total_timeout=0.75, retry_policy=policy)
     elapsed = time.monotonic() - started
     assert isinstance(result.error, sr.InternalServerError), repr(result.error)
-    # (Had it slept into the deadline, the error would be a TotalTimeout.) Two retries fit when
-    # each request is quick; on a loaded machine the second may not, and it stops after one.
-    assert len(raw.requests) in (2, 3) and elapsed < 0.7
+    # (Had it slept into the deadline, the error would be a TotalTimeout.) The deadline starts
+    # before the client is made (httpx loads its TLS context then): on a loaded machine that alone
+    # may leave too little for the retry, and the first 503 is raised.
+    assert len(raw.requests) in (1, 2) and elapsed < 0.75, (len(raw.requests), elapsed)
 
 
 # --- issue 11 item 5: retries as the official SDK does them ---------------------------------------

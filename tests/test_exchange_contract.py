@@ -122,6 +122,27 @@ def test_pop_raises_the_total_timeout_when_nothing_is_buffered() -> None:
     assert events and x.state == "finished" and x.stream.outcome == "truncated"
 
 
+def test_a_retry_that_would_overrun_the_deadline_is_not_taken() -> None:
+    clock = Clock()
+    policy = sr.RetryPolicy(5)
+    x = sr.Exchange(_request(), total_timeout=0.4, retry_policy=policy, clock=clock)
+    busy = [("content-type", "application/json"), ("retry-after-ms", "150")]
+    x.begin()
+    x.on_head(503, busy)
+    x.on_end()
+    assert (state(x), x.delay) == ("connect", 0.15)
+    clock.now += 0.2  # the wait, and the second request
+    x.begin()
+    x.on_head(503, busy)
+    with pytest.raises(sr.InternalServerError) as caught:  # 0.2 + 0.15 fits in 0.4; no more
+        x.on_end()
+        x.begin()
+        clock.now += 0.16
+        x.on_head(503, busy)
+        x.on_end()
+    assert x.retries == 2 and caught.value.stream is x.stream
+
+
 def test_timed_out_tells_the_total_deadline_from_the_idle_timeout() -> None:
     clock = Clock()
     x = sr.Exchange(_request(), total_timeout=5.0, clock=clock)
