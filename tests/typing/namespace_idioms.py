@@ -9,6 +9,7 @@ to show that run time gives the same objects.
 from __future__ import annotations
 
 import sys
+from typing import Literal
 
 import sansio_responses as sr
 from sansio_responses import *  # noqa: F403  # pyright: ignore[reportWildcardImportFromLibrary]
@@ -40,7 +41,10 @@ assert issubclass(sr.RemoteProtocolError, ProtocolError)
 
 assert sr.ResponsesStream is ResponsesStream and sr.chat_request is chat_request
 assert_type(sr.DEFAULT_MAX_EVENT_SIZE, int)
-assert_type(sr.ResponsesStream().outcome, str | None)
+assert_type(
+    sr.ResponsesStream().outcome,
+    Literal["completed", "incomplete", "failed", "error", "truncated", "cancelled"] | None,
+)
 
 # --- a star-import brings the public names (and only those: `__all__` at run time) ----------------
 
