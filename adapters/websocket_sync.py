@@ -207,6 +207,14 @@ class BlockingWebSocketConnection:
             with contextlib.suppress(OSError):
                 sock.close()
 
+    def __enter__(self) -> BlockingWebSocketConnection:
+        """Open the socket (``open_connection`` enters the connection for its block)."""
+        self._open()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
     def close(self) -> None:
         """Close the socket (a normal close frame first when it is open)."""
         self._closed = True
@@ -255,8 +263,5 @@ def connect(
         total_timeout=total_timeout,
         ssl_context=ssl_context,
     )
-    conn._open()  # pyright: ignore[reportPrivateUsage]
-    try:
+    with conn:
         yield conn
-    finally:
-        conn.close()
