@@ -345,6 +345,35 @@ def test_har_base64_content(tmp_path: Path) -> None:
     assert plain.body == encoded.body == body
 
 
+def test_har_holding_the_compressed_wire_bytes(tmp_path: Path) -> None:
+    # HAR 1.2 says content.text is decoded, but a writer may store the gzip bytes (base64) beside
+    # Content-Encoding: gzip; the gzip signature cannot start an event stream, so it is decoded.
+    body = recording(BASIC)
+    har = {
+        "log": {
+            "version": "1.2",
+            "entries": [
+                {
+                    "request": {"method": "POST", "url": URL, "headers": []},
+                    "response": {
+                        "status": 200,
+                        "headers": [{"name": "Content-Encoding", "value": "gzip"}],
+                        "content": {
+                            "mimeType": "text/event-stream",
+                            "text": base64.b64encode(gzip.compress(body)).decode(),
+                            "encoding": "base64",
+                        },
+                    },
+                }
+            ],
+        }
+    }
+    path = tmp_path / "wire.har"
+    path.write_text(json.dumps(har))
+    (exchange,) = load_cassette(path)
+    assert exchange.body == body
+
+
 # --- serving and feeding what was loaded ---------------------------------------------------------
 
 

@@ -26,12 +26,13 @@ import contextlib
 import json
 import os
 from collections.abc import Generator, Mapping, Sequence
+from http import HTTPStatus
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import attrs
 
 from .._install import install_hint
-from ._compression import CompressionError, decode_body, looks_encoded
+from ._compression import CompressionError, decode_body, encodings, looks_encoded
 from ._script import Faults, Script
 
 if TYPE_CHECKING:
@@ -339,8 +340,6 @@ def _decoded(
     """
     coding = _first(headers, "content-encoding")
     if coding is not None and wire:
-        from ._compression import encodings
-
         codings = encodings(coding)
         if codings and looks_encoded(body, codings[-1]):
             try:
@@ -574,8 +573,6 @@ def _interaction(exchange: RecordedExchange) -> dict[str, Any]:
 
 
 def _reason(status: int) -> str:
-    from http import HTTPStatus
-
     try:
         return HTTPStatus(status).phrase
     except ValueError:
