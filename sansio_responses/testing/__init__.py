@@ -16,13 +16,8 @@ package::
 from __future__ import annotations
 
 from ._builder import ChatStreamBuilder, StreamBuilder, encode_sse, split_text
-from ._cassette import (
-    CASSETTE_BODY_LIMIT,
-    CassetteError,
-    RecordedExchange,
-    load_cassette,
-    save_cassette,
-)
+from ._cassette import CASSETTE_BODY_LIMIT, CassetteError, load_cassette, save_cassette
+from ._recorded import RecordedExchange
 from ._recordings import recording, recording_facts, recordings
 from ._script import Faults, Script, split_events
 from ._server import ReceivedRequest, ResponsesServer, serve
