@@ -38,9 +38,7 @@ def test_record_writes_what_arrived_and_replays_its_chunking(
     body = recording(BASIC)
     path = tmp_path / "basic.json"
     with serve(Script(body, chunk_size=300, delay=0.01)) as server:
-        code = main(
-            ["record", "--base-url", server.base_url, "--input", "ping", "-o", str(path)]
-        )
+        code = main(["record", "--base-url", server.base_url, "--input", "ping", "-o", str(path)])
         received = server.requests[0]
     out, err = capsys.readouterr()
     assert code == 0, err

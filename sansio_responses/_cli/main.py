@@ -2,15 +2,16 @@
 
 Subcommands: ``decode`` (a captured stream from a file or stdin), ``demo`` (a recorded stream served
 on loopback and read through an adapter), ``serve`` (the test kit's server on a port), ``stream``
-(a live request), ``states`` (the lifecycle table) and ``rules`` (the accumulation rules). The
-model's text goes to stdout as it arrives (or, with ``--events``, one JSON line per event); the
-report (tool calls, outcome, usage, diagnostics) and errors go to stderr, so
-``decode capture.sse > answer.txt`` keeps only the text.
+(a live request), ``record`` (a live request written to a cassette), ``states`` (the lifecycle
+table) and ``rules`` (the accumulation rules). The model's text goes to stdout as it arrives (or,
+with ``--events``, one JSON line per event); the report (tool calls, outcome, usage, diagnostics) and
+errors go to stderr, so ``decode capture.sse > answer.txt`` keeps only the text.
 
 The package, one module per command group:
 
 - ``main.py``: the top-level parser, dispatch, and the errors every command may end with;
-- ``decode.py``: ``decode``; ``stream.py``: ``stream``; ``tables.py``: ``states`` and ``rules``;
+- ``decode.py``: ``decode``; ``stream.py``: ``stream``; ``record.py``: ``record`` (a live request
+  written to a cassette); ``tables.py``: ``states`` and ``rules``;
   ``testkit.py``: ``demo``, ``serve`` and ``recordings`` (the testing kit's loopback server);
 - ``adapter.py``: a request sent through an adapter, printed as it streams (``demo``, ``stream``);
 - ``output.py``: the :class:`~.output.Printer` (live text, JSON lines, the report);
@@ -34,7 +35,7 @@ from collections.abc import Callable, Sequence
 from typing import IO, NoReturn
 
 from .._errors import LocalProtocolError
-from . import decode, stream, tables, testkit
+from . import decode, record, stream, tables, testkit
 from .common import (
     EXIT_BAD_STREAM,
     EXIT_CODES_HELP,
@@ -54,7 +55,7 @@ __all__ = [
 ]
 
 #: The command modules, in the order ``--help`` lists their commands.
-COMMAND_GROUPS = (decode, testkit, stream, tables)
+COMMAND_GROUPS = (decode, testkit, stream, record, tables)
 
 
 class _Parser(argparse.ArgumentParser):
