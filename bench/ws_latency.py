@@ -15,8 +15,8 @@ agent loop does. A turn is timed from the send to its terminal event, on asyncio
 
 The server runs on loopback, so this measures the client-side and transport cost per turn (request
 set-up, headers, framing), not the model's time: the API's own gain (the server keeps the
-connection's state) is not in it. Median and 90th percentile over all turns; the first loop of
-each transport is a warm-up and not counted.
+connection's state) is not in it. Median and 90th percentile over all turns, and the client
+process's CPU time per turn; the first loop of each transport is a warm-up and not counted.
 """
 
 from __future__ import annotations
@@ -106,13 +106,17 @@ async def http_loop(base_url: str, kind: str) -> list[float]:
     return times
 
 
-def measure(loops: int, loop: Callable[[], Awaitable[list[float]]]) -> list[float]:
-    async def main() -> list[float]:
+def measure(loops: int, loop: Callable[[], Awaitable[list[float]]]) -> tuple[list[float], float]:
+    """The turns' wall-clock times, and this process's CPU seconds per turn (the client's own
+    work, which the machine's load does not inflate as it does wall-clock time)."""
+
+    async def main() -> tuple[list[float], float]:
         await loop()  # warm-up
         times: list[float] = []
+        cpu = time.process_time()
         for _ in range(loops):
             times += await loop()
-        return times
+        return times, (time.process_time() - cpu) / len(times)
 
     return asyncio.run(main())
 
@@ -131,13 +135,16 @@ def main() -> None:
             "HTTP aiohttp (new connection)": lambda: http_loop(base_url, "aiohttp-new"),
         }
         print(f"{loops} loops x {TURNS} turns (15 events per turn), asyncio, loopback")
-        print(f"{'transport':<32} {'median ms/turn':>15} {'p90 ms/turn':>12} {'ms per loop':>12}")
+        print(
+            f"{'transport':<32} {'median ms/turn':>15} {'p90 ms/turn':>12} {'ms per loop':>12} "
+            f"{'client CPU ms/turn':>19}"
+        )
         for label, loop in cases.items():
-            times = measure(loops, loop)
+            times, cpu = measure(loops, loop)
             median = statistics.median(times) * 1000
             p90 = statistics.quantiles(times, n=10)[-1] * 1000
             per_loop = sum(times) / loops * 1000
-            print(f"{label:<32} {median:>15.2f} {p90:>12.2f} {per_loop:>12.1f}")
+            print(f"{label:<32} {median:>15.2f} {p90:>12.2f} {per_loop:>12.1f} {cpu * 1000:>19.2f}")
     finally:
         parent.send("stop")
         server.join(10)
