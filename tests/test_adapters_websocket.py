@@ -215,6 +215,18 @@ def test_idle_timeout(server: ResponsesServer, backend: str) -> None:  # noqa: F
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
+def test_total_timeout(server: ResponsesServer, backend: str) -> None:  # noqa: F811
+    server.enqueue(Script(StreamBuilder().text("x", 4).completed(), stall_after_events=2))
+
+    async def body(conn: WebSocketConnection) -> None:
+        await conn.send_create({"model": "m"})
+        with pytest.raises(sr.TotalTimeout):
+            await drain(conn)
+
+    run(backend, server, body, idle_timeout=None, total_timeout=0.5)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
 def test_error_script_is_the_websocket_error(server: ResponsesServer, backend: str) -> None:  # noqa: F811
     server.enqueue(Script.error(400, "Unknown model", code="model_not_found", param="model"))
 
