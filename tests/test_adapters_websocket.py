@@ -5,6 +5,7 @@ same server (the outside check that the server speaks the protocol as the SDK ex
 from __future__ import annotations
 
 import os
+import socket
 import ssl
 import subprocess
 import sys
@@ -251,6 +252,21 @@ def test_connect_failures(server: ResponsesServer, backend: str) -> None:  # noq
         anyio.run(refused, backend=backend)
     with pytest.raises(ValueError, match="idle_timeout"):
         run(backend, server, drain, idle_timeout=0)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_connect_timeout_covers_the_upgrade(backend: str) -> None:
+    # A listener that never answers: the kernel completes the TCP handshake, the upgrade request
+    # goes out, and no answer comes; connect_timeout bounds TCP, TLS and the upgrade together.
+    with socket.create_server(("127.0.0.1", 0)) as silent:
+        base = f"http://127.0.0.1:{silent.getsockname()[1]}/v1"
+
+        async def main() -> None:
+            async with open_connection(base_url=base, api_key=API_KEY, connect_timeout=0.3):
+                pass
+
+        with pytest.raises(sr.ConnectTimeout):
+            anyio.run(main, backend=backend)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

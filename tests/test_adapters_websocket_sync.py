@@ -3,6 +3,7 @@ test server's WebSocket mode: the async adapter's cases that differ in I/O only.
 
 from __future__ import annotations
 
+import socket
 import ssl
 
 import pytest
@@ -88,3 +89,13 @@ def test_tls_verified(server: ResponsesServer) -> None:  # noqa: F811
         with pytest.raises(sr.ConnectError) as info, connect(base_url=base_url, api_key=API_KEY):
             pass
         assert "CERTIFICATE_VERIFY_FAILED" in str(info.value).upper()
+
+
+def test_connect_timeout_covers_the_upgrade() -> None:
+    with socket.create_server(("127.0.0.1", 0)) as silent:
+        base = f"http://127.0.0.1:{silent.getsockname()[1]}/v1"
+        with (
+            pytest.raises(sr.ConnectTimeout),
+            connect(base_url=base, api_key=API_KEY, connect_timeout=0.3),
+        ):
+            pass
