@@ -207,6 +207,9 @@ class ResponseWebSocketErrorEvent(ResponseErrorEvent):
     connection.
     """
 
+    if TYPE_CHECKING:  # redeclared: mypy's attrs plugin would give the subclass ``type: str``
+        type: Literal["error"]
+
     status: int | None = None
     headers: dict[str, Any] | None = None
     misalignment: dict[str, Any] | None = None
