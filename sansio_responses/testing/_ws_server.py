@@ -174,7 +174,7 @@ class _Socket:
                 self.drop()
                 return "dropped"
             if number == faults.stall_after_events:
-                with contextlib.suppress(TimeoutError):
+                with contextlib.suppress(asyncio.TimeoutError):  # TimeoutError from 3.11 on
                     await asyncio.wait_for(lane.steered.wait(), faults.stall_seconds)
             if event.get("type") in _TERMINAL:
                 self.ended.add(str(response.get("id")))
