@@ -565,7 +565,10 @@ def _strictify_reference(schema: Any) -> Any:
     out = {k: _strictify_reference(v) for k, v in schema.items()}
     if out.get("type") == "object" and "properties" in out:
         out["additionalProperties"] = False
-        out["required"] = list(out["properties"])
+        # The names as given, before the children are made strict (the official SDK's
+        # _ensure_strict_json_schema lists properties.keys() first): a property named "default"
+        # with a null schema is still required, though its entry is dropped below.
+        out["required"] = _strictify_reference(list(schema["properties"]))
     if "default" in out and out["default"] is None:
         del out["default"]
     return out
