@@ -121,7 +121,8 @@ class EventStream(EventIterator[S]):
         if chunk is None:
             # A body framed by the connection's close (no Content-Length, not chunked) also ends
             # when the watchdog shuts the socket down: that end is the deadline, not the server's.
-            late = self._watchdog.fired or self._x.expired()  # before _disconnect(): it resets
+            # (An error body that ended is reported as such: its status is the news.)
+            late = self._watchdog.fired and self._x.state == "body"  # before _disconnect()
             self._disconnect()
             if late:
                 self._x.on_error(self._x.total_failure())
