@@ -7,6 +7,7 @@ time, and two pieces split at every offset) and runs a check over each.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator
 from typing import Protocol, TypeVar
 
@@ -43,7 +44,8 @@ def for_every_split(body: bytes, check: Callable[[list[bytes]], _T], *, step: in
 
     Each call must return a value equal to the whole body's (return ``None`` to check assertions
     only); a different value raises :class:`AssertionError` naming the chunking, and an exception
-    raised by *check* is re-raised with the chunking added as a note, so a failure says where the
+    raised by *check* is re-raised with the chunking added as a note (PEP 678; on Python 3.10, an
+    :class:`AssertionError` naming it, chained from the exception), so a failure says where the
     body was cut.
     """
     expected: _T | None = None
@@ -51,8 +53,11 @@ def for_every_split(body: bytes, check: Callable[[list[bytes]], _T], *, step: in
     for label, chunks in chunkings(body, step=step):
         try:
             result = check(chunks)
-        except BaseException as exc:
-            _note(exc, f"for_every_split: raised for the chunking {label!r}")
+        except Exception as exc:
+            where = f"for_every_split: raised for the chunking {label!r}"
+            if sys.version_info < (3, 11):  # no PEP 678 notes
+                raise AssertionError(f"{where}: {exc!r}") from exc
+            exc.add_note(where)
             raise
         if first:
             expected, first = result, False
@@ -62,10 +67,3 @@ def for_every_split(body: bytes, check: Callable[[list[bytes]], _T], *, step: in
                 f"{expected!r}"
             )
     return expected  # type: ignore[return-value]  # set on the first chunking, always "whole"
-
-
-def _note(exc: BaseException, text: str) -> None:
-    # BaseException.add_note is Python 3.11+ (PEP 678); on 3.10 the message stays as raised.
-    add_note = getattr(exc, "add_note", None)
-    if add_note is not None:
-        add_note(text)
