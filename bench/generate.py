@@ -30,6 +30,8 @@ Scenarios (``n`` means a different thing for each, see ``SCENARIOS``):
 ``chat_text``       Chat Completions, ``n`` content chunks
 ``chat_tools``      Chat Completions, two tool calls whose arguments arrive in ``n`` chunks in total
 ``chat_azure``      ``chat_text`` with Azure's ``content_filter_results`` on every choice
+``chat_logprobs``   ``chat_text`` with per-token ``logprobs`` (``TOP_LOGPROBS`` alternatives) on every
+                    chunk
 
 Run ``python bench/generate.py SCENARIO N [SEED] > out.sse`` to write one stream.
 """
@@ -671,6 +673,33 @@ def _chat_azure(rng: random.Random, n: int) -> tuple[_ChatWriter, dict[str, str]
     return w, {"content": "".join(deltas)}
 
 
+def _chat_logprob(rng: random.Random, token: str, top: int) -> dict[str, Any]:
+    # The shape of tests/data/real/chat-openai-python-test_content_logprobs_events.sse, with
+    # alternatives (top_logprobs=TOP_LOGPROBS in the request).
+    def entry(text: str, logprob: float) -> dict[str, Any]:
+        return {"token": text, "logprob": logprob, "bytes": list(text.encode())}
+
+    alternatives = [
+        entry(rng.choice(_WORDS), -round(rng.uniform(0.5, 12.0), 6)) for _ in range(top)
+    ]
+    return dict(entry(token, -round(rng.expovariate(4.0), 8)), top_logprobs=alternatives)
+
+
+def _chat_logprobs(rng: random.Random, n: int) -> tuple[_ChatWriter, dict[str, str]]:
+    """``chat_text`` with ``logprobs`` on every chunk (``logprobs=True, top_logprobs=5``)."""
+    w = _ChatWriter(rng, _Ids(rng))
+    lengths = _split(rng, n)
+    deltas = _cut(_prose(rng, sum(lengths)), lengths)
+    first = _choice({"role": "assistant", "content": "", "refusal": None})
+    w.chunk([dict(first, logprobs={"content": [], "refusal": None})])
+    for delta in deltas:
+        logprobs = {"content": [_chat_logprob(rng, delta, TOP_LOGPROBS)], "refusal": None}
+        w.chunk([dict(_choice({"content": delta}), logprobs=logprobs)])
+    w.chunk([_choice({}, "stop")])
+    w.done(n)
+    return w, {"content": "".join(deltas)}
+
+
 def _chat_tools(rng: random.Random, n: int) -> tuple[_ChatWriter, dict[str, str]]:
     ids = _Ids(rng)
     w = _ChatWriter(rng, ids)
@@ -732,6 +761,7 @@ SCENARIOS: dict[str, tuple[str, str, _Builder]] = {
     "chat_text": ("chat", "content chunks", _chat_text),
     "chat_tools": ("chat", "tool-call argument chunks", _chat_tools),
     "chat_azure": ("chat", "content chunks with Azure's content_filter_results", _chat_azure),
+    "chat_logprobs": ("chat", "content chunks with logprobs", _chat_logprobs),
 }
 
 

@@ -645,7 +645,8 @@ def default_plan(one_byte_n: int) -> list[Case]:
         cases.append(Case("text", one_byte_n))
     cases.append(Case("text", one_byte_n, 1))
     cases.append(Case("text_logprobs", 10_000))
-    more = ("function_call", "reasoning", "chat_text", "chat_tools", "chat_azure", "text_items")
+    more = ("function_call", "reasoning", "chat_text", "chat_tools", "chat_azure")
+    more = (*more, "chat_logprobs", "text_items")
     for scenario in (*more, *sorted(gen.HOSTILE)):
         cases += [Case(scenario, 10_000), Case(scenario, 100_000)]
     cases.append(Case("image", 4 * 2**20))
@@ -655,7 +656,7 @@ def default_plan(one_byte_n: int) -> list[Case]:
 def smoke_plan() -> list[Case]:
     """Tiny sizes of every scenario, for CI: seconds, not minutes."""
     cases = [Case("text", 20), Case("text", 100), Case("text", 20, 1)]
-    chat = ("chat_text", "chat_tools", "chat_azure")
+    chat = ("chat_text", "chat_tools", "chat_azure", "chat_logprobs")
     for scenario in ("text_logprobs", "function_call", "reasoning", *chat):
         cases.append(Case(scenario, 30))
     cases += [Case("chat_text", 100)]

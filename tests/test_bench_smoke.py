@@ -163,12 +163,18 @@ def test_chat_stream_is_well_formed(scenario: str) -> None:
     assert chunks[-2]["choices"][0]["finish_reason"] in ("stop", "tool_calls")
     assert chunks[0]["choices"][0]["delta"]["role"] == "assistant"
     deltas = [c["choices"][0]["delta"] for c in chunks[:-1]]
-    if scenario in ("chat_text", "chat_azure"):
+    if scenario in ("chat_text", "chat_azure", "chat_logprobs"):
         content = "".join(d.get("content") or "" for d in deltas)
         assert content == stream.texts["content"]
         assert sum(1 for d in deltas if d.get("content")) == 37
         if scenario == "chat_azure":
             assert all("content_filter_results" in c["choices"][0] for c in chunks[:-1])
+        if scenario == "chat_logprobs":
+            for c in chunks[1:-2]:
+                (entry,) = c["choices"][0]["logprobs"]["content"]
+                assert entry["token"] == c["choices"][0]["delta"]["content"]
+                assert bytes(entry["bytes"]) == entry["token"].encode()
+                assert len(entry["top_logprobs"]) == gen.TOP_LOGPROBS
     else:
         by_index: dict[int, str] = {}
         for delta in deltas:
