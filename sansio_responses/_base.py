@@ -14,8 +14,8 @@ attached to the exception as ``exc.events`` so nothing already decoded is lost.
 from __future__ import annotations
 
 import importlib
+import itertools
 import json
-import re
 import sys
 from collections.abc import Callable, Iterator
 from typing import Any, Generic, Literal, TypeAlias, TypeVar
@@ -126,9 +126,6 @@ _encode_basestring: Callable[[str], str] = json.encoder.encode_basestring
 _encode_basestring_ascii: Callable[[str], str] = json.encoder.encode_basestring_ascii
 # The control characters the JSON encoders escape, but for LF (see _utf8_json).
 _CONTROLS = bytes(c for c in range(0x20) if c != 0x0A)
-# \u escapes of a high then a low surrogate decode to one character: a string holding such a
-# pair as two code points is not what its ASCII encoding decodes to.
-_SURROGATE = re.compile("[\\ud800-\\udfff]")
 
 
 def _utf8_json(piece: str, as_bytes: bool) -> Any:
@@ -180,54 +177,128 @@ def _string_tokens(data: str | bytes | bytearray) -> Iterator[tuple[int, int]]:
         start = find(quote, stop + 1)
 
 
-def _encodes(data: str | bytes | bytearray, start: int, stop: int, value: str) -> bool:
-    """Whether ``data[start:stop]`` is exactly the JSON encoding of *value* (in either form),
-    compared piece by piece in place: no copy of *value* or of the data is made."""
-    as_bytes = not isinstance(data, str)
-    for encode in (_utf8_json, _ascii_json):
-        if encode is _ascii_json and _SURROGATE.search(value):
-            return False
-        at = start
+def _match(data: str | bytes | bytearray, at: int, value: str, encode: Any, as_bytes: bool) -> int:
+    """Where the JSON encoding of *value* (in the form *encode* writes) ends, if the data hold it
+    at *at*; -1 if not. Compared piece by piece in place: no copy of *value* or of the data."""
+    for i in range(0, len(value), _PIECE):
+        try:
+            piece = encode(value[i : i + _PIECE], as_bytes)
+        except UnicodeEncodeError:  # a lone surrogate: never in UTF-8 data
+            return -1
+        if not data.startswith(piece, at):
+            return -1
+        at += len(piece)
+    return at
+
+
+def _forms(value: str) -> tuple[Callable[[str, bool], Any], ...]:
+    """The encoders of the JSON forms *value* may take in the data: with non-ASCII as UTF-8 (the
+    API's) and as \\u escapes (``json.dumps``'s default). One form when both write the same (ASCII
+    but for DEL, which only the ASCII encoder escapes): a 1 MB base64 image is compared once."""
+    if value.isascii():
+        return (_utf8_json,) if "\x7f" not in value else (_utf8_json, _ascii_json)
+    # \u escapes of a high then a low surrogate decode to one character: a string holding such a
+    # pair as two code points is not what its ASCII encoding decodes to. (Encoding finds any
+    # surrogate at C speed; the regex this replaced took most of a 1 MB image event's time.)
+    # In pieces: a copy of the whole of a long text would raise the stream's peak memory.
+    try:
         for i in range(0, len(value), _PIECE):
+            value[i : i + _PIECE].encode("utf-8")
+    except UnicodeEncodeError:
+        return (_utf8_json,)  # which then never matches: UTF-8 data hold no surrogate
+    return (_utf8_json, _ascii_json)
+
+
+def _encodes(data: str | bytes | bytearray, start: int, stop: int, value: str) -> bool:
+    """Whether ``data[start:stop]`` is exactly the JSON encoding of *value* (in either form)."""
+    as_bytes = not isinstance(data, str)
+    return any(_match(data, start, value, encode, as_bytes) == stop for encode in _forms(value))
+
+
+#: Held strings compared by searching the data for each (C speed); with more of them, the
+#: string tokens of the data are walked once instead (see :func:`_cuts`).
+_FIND_MAX = 64
+#: Characters of a held string searched for before comparing the rest.
+_HEAD = 64
+
+
+def _cuts(data: str | bytes | bytearray, shared: list[str]) -> list[tuple[int, int, str]]:
+    """``(start, stop, value)`` of the string tokens of *data* that encode a held string, in order.
+
+    Each held string is searched for, quote and first characters, with ``find`` (C speed: the
+    Python walk over every string token of a 1.9 MB event with logprobs cost more than decoding
+    it). A match counts when its quote is not escaped (an even run of backslashes before it) and
+    a quote follows the whole encoding. Such a quote could still be the closing quote of the
+    string before, the held string's encoding then lying outside any string: replacing it by the
+    placeholder then leaves a backslash outside a string, which no JSON decoder accepts, so the
+    caller decodes the data as usual. Overlapping matches (only possible that way) are refused
+    likewise.
+    """
+    as_bytes = not isinstance(data, str)
+    quote: Any = b'"' if as_bytes else '"'
+    backslash: Any = 0x5C if as_bytes else "\\"
+    cuts: dict[int, tuple[int, int, str]] = {}
+    if len(shared) > _FIND_MAX:
+        shortest = min(map(len, shared))
+        for start, stop in _string_tokens(data):
+            if stop - start - 2 >= shortest:
+                for value in shared:
+                    if len(value) <= stop - start - 2 and _encodes(
+                        data, start + 1, stop - 1, value
+                    ):
+                        cuts[start] = (start, stop, value)
+                        break
+        return list(cuts.values())
+    find = data.find
+    for value in shared:
+        for encode in _forms(value):
             try:
-                piece = encode(value[i : i + _PIECE], as_bytes)
-            except UnicodeEncodeError:  # a lone surrogate: never in UTF-8 data
-                break
-            if not data.startswith(piece, at, stop):
-                break
-            at += len(piece)
-        else:
-            if at == stop:
-                return True
-    return False
+                needle = quote + encode(value[:_HEAD], as_bytes)
+            except UnicodeEncodeError:
+                continue
+            at = find(needle)
+            while at >= 0:
+                before = at - 1
+                while before >= 0 and data[before] == backslash:
+                    before -= 1
+                if (at - 1 - before) % 2 == 0 and at not in cuts:
+                    end = _match(data, at + 1, value, encode, as_bytes)
+                    if end >= 0 and data[end : end + 1] == quote:
+                        cuts[at] = (at, end + 1, value)
+                at = find(needle, at + 1)
+    ordered = sorted(cuts.values())
+    for (_, stop, _), (start, _, _) in itertools.pairwise(ordered):
+        if start < stop:
+            return []
+    return ordered
 
 
-def load_sharing(data: str | bytes | bytearray, shared: list[str], loads: JSONLoads) -> Any | None:
+def load_sharing(
+    data: str | bytes | bytearray,
+    shared: list[str],
+    loads: JSONLoads,
+    max_depth: int | None = None,
+) -> Any | None:
     """Decode *data* with *loads*, each long string equal to one of *shared* being that object.
 
     The ``.done`` and terminal events of a response repeat strings the stream already holds (the
     whole text, the instructions): decoded as usual, each would exist twice, and the data as a
-    ``str`` besides. Here every long string token is compared in place with the held strings;
-    the matching ones are cut out of the document (replaced by a short placeholder), the rest is
-    decoded by *loads*, and the held strings are put where the placeholders landed. The result
-    equals ``loads(data)``: a cut token is a whole string token whose content encodes the held
-    string exactly, and only a document the decoder accepts is returned. ``None`` when nothing
-    was shared or anything is unusual (the caller then decodes the data as usual).
+    ``str`` besides. Here every long string token equal to a held string (see :func:`_cuts`) is
+    cut out of the document (replaced by a short placeholder), the rest is decoded by *loads*,
+    and the held strings are put where the placeholders landed. The result equals
+    ``loads(data)``: a cut token is a whole string token whose content encodes the held string
+    exactly, and only a document the decoder accepts is returned. ``None`` when nothing was
+    shared or anything is unusual (the caller then decodes the data as usual).
+
+    With *max_depth*, the walk that puts the strings in also measures the nesting (the event
+    object is level 1) and raises :class:`RecursionError` past it, so that the caller need not
+    walk the tree a second time; a returned tree nests *max_depth* levels at most.
     """
     as_bytes = not isinstance(data, str)
     # The placeholders hold a NUL: unambiguous only if no string of the data can contain one.
     if data.find(b"\\u0000" if as_bytes else "\\u0000") >= 0:  # type: ignore[arg-type]
         return None
-    shortest = min(map(len, shared))
-    cuts: list[tuple[int, int, str]] = []
-    for start, stop in _string_tokens(data):
-        length = stop - start - 2
-        if length < shortest:
-            continue
-        for value in shared:
-            if len(value) <= length and _encodes(data, start + 1, stop - 1, value):
-                cuts.append((start, stop, value))
-                break
+    cuts = _cuts(data, shared)
     if not cuts:
         return None
     rest: list[str] = []
@@ -244,12 +315,17 @@ def load_sharing(data: str | bytes | bytearray, shared: list[str], loads: JSONLo
         obj = loads("".join(rest))
     except (ValueError, RecursionError):
         return None  # the caller's decoding gives the error, located
+    del rest
     # Put the held strings in; every placeholder must be found exactly once, as a value.
     placed = 0
-    stack = [obj]
+    limit = sys.maxsize if max_depth is None else max_depth
+    stack: list[tuple[Any, int]] = [(obj, 1)]
+    pop, push = stack.pop, stack.append
     # ``type(node) is dict`` narrows the Any to dict[Unknown, Unknown]: pyright's unknowns ignored.
     while stack:
-        node = stack.pop()
+        node, depth = pop()
+        if depth > limit:
+            raise RecursionError(f"the data nest deeper than {limit} levels")
         items = node.items() if type(node) is dict else enumerate(node)  # pyright: ignore[reportUnknownVariableType]
         for key, child in items:  # pyright: ignore[reportUnknownVariableType]
             t = type(child)  # pyright: ignore[reportUnknownVariableType, reportUnknownArgumentType]
@@ -258,7 +334,7 @@ def load_sharing(data: str | bytes | bytearray, shared: list[str], loads: JSONLo
                     node[key] = cuts[int(child[1:])][2]  # pyright: ignore[reportUnknownArgumentType]
                     placed += 1
             elif t is dict or t is list:
-                stack.append(child)  # pyright: ignore[reportUnknownArgumentType]
+                push((child, depth + 1))  # pyright: ignore[reportUnknownArgumentType]
     return obj if placed == len(cuts) else None
 
 
@@ -325,6 +401,8 @@ class EventStreamBase(Generic[E]):
         self._decoder = self._new_decoder()
         self._closed = False
         self._error: ProtocolError | None = None
+        # The last tree _load_big decoded with its depth measured (see _check_depth).
+        self._depth_checked: object = None
 
     # -- public surface ------------------------------------------------------------------------
 
@@ -461,8 +539,11 @@ class EventStreamBase(Generic[E]):
         """
         shared = self._shared_strings(len(data))
         if shared:
-            obj = load_sharing(data, shared, self._big_loads)
+            # The walk that puts the shared strings in measures the depth too (RecursionError
+            # past the limit: the caller's error path); _check_depth then skips this object.
+            obj = load_sharing(data, shared, self._big_loads, self.max_nesting_depth)
             if obj is not None:
+                self._depth_checked = obj
                 return obj
         if not isinstance(data, str):
             data = data.decode("utf-8", "replace")
@@ -493,6 +574,9 @@ class EventStreamBase(Generic[E]):
         """Raise a located error when *obj* nests deeper than ``max_nesting_depth``."""
         limit = self.max_nesting_depth
         if limit is None:
+            return
+        if obj is self._depth_checked:  # measured while it was decoded (see _load_big)
+            self._depth_checked = None
             return
         # Counting brackets runs at C speed and bounds the depth from above: the walk over the
         # tree is only needed for large events with many containers (and stops at the limit).

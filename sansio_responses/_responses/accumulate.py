@@ -54,6 +54,9 @@ _MERGE_EVERY = 64
 _JOIN_IN_PLACE = 64 * 1024 if sys.implementation.name == "cpython" else sys.maxsize
 _JOIN_GROUP = 16 * 1024
 
+#: How deep below an item (or the response object) :meth:`Accumulator.long_strings` looks.
+_LONG_DEPTH = 4
+
 #: Default bound on the number of output items of one response (``max_output_items``).
 DEFAULT_MAX_OUTPUT_ITEMS = 10_000
 
@@ -468,26 +471,34 @@ class Accumulator:
         arguments): the stream decodes such events so that an equal string is this very object,
         not a copy (see ``EventStreamBase._load_big``). At most *budget* nodes of the state are
         visited (the response object first, then the items, newest first), so that the cost
-        stays in proportion to the event being decoded however many items came before.
+        stays in proportion to the event being decoded however many items came before; and no
+        container deeper than :data:`_LONG_DEPTH` below an item or the response is opened: long
+        strings sit near the top (a part's text, the arguments, an image's result), while deep
+        lists such as logprobs hold thousands of short tokens, which walking cost about as much
+        as decoding the event (issue 21).
         """
         found: dict[int, str] = {}
-        stack: list[Any] = [*self.items.values(), self.response]
+        stack: list[tuple[Any, int]] = [(item, 0) for item in self.items.values()]
+        stack.append((self.response, 0))
         pop, push = stack.pop, stack.append
         while stack and budget > 0:
             budget -= 1
-            node = pop()
+            node, depth = pop()
             t = type(node)  # pyright: ignore[reportUnknownVariableType]
-            if t is dict:
-                stack.extend(node.values())
-            elif t is list:
-                stack.extend(node)
-            elif t is Sparse:
-                stack.extend(node.slots.values())
+            if t is str:
+                if len(node) >= min_length:
+                    found[id(node)] = node
             elif t is Text:
                 if node.length >= min_length:
-                    push(node.value())
-            elif t is str and len(node) >= min_length:
-                found[id(node)] = node
+                    push((node.value(), depth))
+            elif depth < _LONG_DEPTH:
+                depth += 1
+                if t is dict:
+                    stack.extend([(child, depth) for child in node.values()])
+                elif t is list:
+                    stack.extend([(child, depth) for child in node])
+                elif t is Sparse:
+                    stack.extend([(child, depth) for child in node.slots.values()])
         return list(found.values())
 
     # -- locating items and parts ------------------------------------------------------------
