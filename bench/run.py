@@ -11,6 +11,10 @@ process, interleaved (A B C D A B C D ...), the median of ``--runs`` runs report
 ``ours+orjson``
     the streams' default decoder (orjson, used automatically when it is importable), events and
     ``snapshot()``.
+``ours+final`` / ``ours+final+orjson``
+    the snapshot-only path (``ResponsesStream(events=False)``), then ``snapshot()``; with the
+    standard library's JSON / the default decoder. Skipped where the stream class has no
+    ``events`` option (Chat).
 ``sdk``
     the official ``openai`` package's own streaming path, the network replaced by an
     ``httpx2.MockTransport`` that serves the chunks as the response body:
@@ -63,7 +67,16 @@ __all__ = ["PEERS", "Case", "Result", "main", "run_cases"]
 
 KIB = 1024
 #: Peer names in table order.
-PEERS = ("ours", "ours+snapshot", "ours+orjson", "sdk", "httpx-sse", "floor")
+PEERS = (
+    "ours",
+    "ours+snapshot",
+    "ours+orjson",
+    "ours+final",
+    "ours+final+orjson",
+    "sdk",
+    "httpx-sse",
+    "floor",
+)
 
 Chunks = Callable[[], Iterator[bytes]]
 #: A peer callable consumes the chunks and returns the final accumulated text (or None when the
@@ -156,14 +169,17 @@ def _ours_class(name: str, private_module: str) -> tuple[Any, str]:
     return cls, f"sansio_responses.{private_module}.{name} (not re-exported yet)"
 
 
-def load_ours(snapshot: bool, fast_json: bool = False) -> Callable[[gen.GeneratedStream], PeerFn]:
+def load_ours(
+    snapshot: bool, fast_json: bool = False, events: bool = True
+) -> Callable[[gen.GeneratedStream], PeerFn]:
     """This library; raises AttributeError while neither stream object exists yet.
 
     Without *fast_json* the streams decode event data with the standard library
     (``json_loads=json.loads``); with it, with their default, which is orjson when importable
-    (raises ImportError otherwise: the row would measure the standard library twice).
+    (raises ImportError otherwise: the row would measure the standard library twice). Without
+    *events*, the snapshot-only path (``events=False``), where the stream class has it.
     """
-    options: dict[str, Any] = {}
+    options: dict[str, Any] = {} if events else {"events": False}
     if fast_json:
         import orjson  # noqa: F401  (the default decoder uses it; this checks it is there)
     else:
@@ -183,6 +199,11 @@ def load_ours(snapshot: bool, fast_json: bool = False) -> Callable[[gen.Generate
         if cls is None:
             raise Unavailable(where)
         kwargs = dict(options)
+        if not events:
+            try:
+                cls(events=False)
+            except TypeError:
+                raise Unavailable(f"{where} has no events=False") from None
         if stream.scenario in ("text_items", "index_jumps"):
             # A message item per 8 deltas: past N=80,000 these streams hold more output items than
             # the default max_output_items (10,000), a limit the benchmark is not about.
@@ -314,6 +335,8 @@ LOADERS: dict[str, Callable[[], Callable[[gen.GeneratedStream], PeerFn]]] = {
     "ours": lambda: load_ours(False),
     "ours+snapshot": lambda: load_ours(True),
     "ours+orjson": lambda: load_ours(True, fast_json=True),
+    "ours+final": lambda: load_ours(True, events=False),
+    "ours+final+orjson": lambda: load_ours(True, fast_json=True, events=False),
     "sdk": load_sdk,
     "httpx-sse": load_httpx_sse,
     "floor": load_floor,
