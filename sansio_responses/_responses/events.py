@@ -605,6 +605,27 @@ class ResponseTextDeltaEvent(_Event, _Snapshot, _Parsed):
         return self  # type: ignore[no-any-return]
 
 
+def text_delta_fits(d: dict[str, Any]) -> bool:
+    """Whether :class:`ResponseTextDeltaEvent` accepts the wire dict *d* (of that type): the
+    check its constructor makes, for the snapshot-only stream (``ResponsesStream(events=False)``),
+    which applies such a delta without building it. A dict it refuses goes to the constructor,
+    which raises the located :class:`SchemaError`; tests hold the two to the same answer."""
+    get = d.get
+    seq = get("sequence_number")
+    item_id = get("item_id")
+    output_index = get("output_index")
+    content_index = get("content_index")
+    logprobs = get("logprobs")
+    return not (
+        get("delta").__class__ is not str
+        or (seq is not None and seq.__class__ is not int)
+        or (item_id is not None and item_id.__class__ is not str)
+        or (output_index is not None and output_index.__class__ is not int)
+        or (content_index is not None and content_index.__class__ is not int)
+        or (logprobs is not None and logprobs.__class__ is not list)
+    )
+
+
 @_event("response.output_text.done")
 @attrs.frozen
 class ResponseTextDoneEvent(_Event, _Parsed):

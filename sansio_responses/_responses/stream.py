@@ -61,6 +61,7 @@ from .events import (
     ResponseTextDeltaEvent,
     _set_lazy,  # pyright: ignore[reportPrivateUsage]
     parse_event,
+    text_delta_fits,
 )
 from .models import Response, UnknownOutputItem, output_item_from_dict
 from .resume import Checkpoint, ResumableStream
@@ -124,6 +125,7 @@ _LAZY_SETTERS: dict[type[Any], tuple[Callable[[Any, Any], None], Callable[[Any, 
 
 
 _TEXT_DELTA_SNAPSHOT, _TEXT_DELTA_PARSED = _LAZY_SETTERS[ResponseTextDeltaEvent]
+_TEXT_DELTA_BUILD = _BUILDERS["response.output_text.delta"]
 
 
 def _prefix_fn(text: Text, n: int) -> Callable[[], str]:
@@ -250,6 +252,14 @@ class ResponsesStream(ResumableStream):
             half is given up at once, and numbers in its holes then count as already applied
             (``duplicate-sequence-number``). 0 remembers no holes: a number below the highest one
             applied is then a duplicate. Each remembered number holds about 75 bytes.
+        events: ``False`` for the snapshot only (the official SDK's ``get_final_response()``
+            use): :meth:`feed` and :meth:`close` then return ``[]``, and text deltas are applied
+            without building their typed events, the bulk of a stream's cost after the JSON.
+            Everything else is the same code on the same data: framing, JSON, validation (an
+            event the typed path would refuse is refused with the same error), accumulation,
+            :attr:`diagnostics`, :attr:`outcome`, the limits, :meth:`snapshot`,
+            :attr:`terminal_event` and :attr:`error_event`. The exceptions raised carry
+            ``events == []``.
 
     Attributes:
         outcome: ``None`` while open, then ``"completed"``, ``"incomplete"``, ``"failed"``,
@@ -273,6 +283,7 @@ class ResponsesStream(ResumableStream):
         max_nesting_depth: int | None = DEFAULT_MAX_NESTING_DEPTH,
         max_output_items: int | None = DEFAULT_MAX_OUTPUT_ITEMS,
         sequence_window: int = DEFAULT_SEQUENCE_WINDOW,
+        events: bool = True,
     ) -> None:
         if type(sequence_window) is not int or sequence_window < 0:
             raise ValueError(f"sequence_window must be an int >= 0, got {sequence_window!r}")
@@ -284,6 +295,8 @@ class ResponsesStream(ResumableStream):
             max_nesting_depth=max_nesting_depth,
         )
         self.max_output_items = max_output_items
+        #: False: the snapshot only (see the class docstring); fixed at construction.
+        self.events = events
         self._acc = Accumulator(self._note_from_accumulator, self._limit_error, max_output_items)
         # Wire type -> constructor. A WebSocket lane's stream gets the WebSocket table (its
         # ``error`` event has another shape); see ResponsesConnection.
@@ -478,19 +491,26 @@ class ResponsesStream(ResumableStream):
             build = self._builders.get(obj.get("type"))
         except TypeError:  # an unhashable type ({} or []): parse_event's located error below
             build = None
-        try:
-            event = parse_event(obj) if build is None else build(obj)
-        except SchemaError as exc:
+        event: Any = None
+        if build is _TEXT_DELTA_BUILD and not self.events and text_delta_fits(obj):
+            # Snapshot only (events=False): a text delta the builder would accept is applied
+            # from the dict itself, without its typed event (see text_delta_fits).
+            etype = "response.output_text.delta"
             seq = obj.get("sequence_number")
-            shown = data if isinstance(data, str) else data.decode("utf-8", "replace")
-            raise RemoteProtocolError(
-                f"invalid {obj.get('type')!r} event: {exc}",
-                offset=offset,
-                sequence_number=seq if type(seq) is int else None,
-                excerpt=excerpt(shown),
-            ) from None
-        etype = event.type
-        seq = event.sequence_number
+        else:
+            try:
+                event = parse_event(obj) if build is None else build(obj)
+            except SchemaError as exc:
+                seq = obj.get("sequence_number")
+                shown = data if isinstance(data, str) else data.decode("utf-8", "replace")
+                raise RemoteProtocolError(
+                    f"invalid {obj.get('type')!r} event: {exc}",
+                    offset=offset,
+                    sequence_number=seq if type(seq) is int else None,
+                    excerpt=excerpt(shown),
+                ) from None
+            etype = event.type
+            seq = event.sequence_number
         self._current_seq = seq
         self._current_offset = offset
         if event_type != "message" and event_type != etype:
@@ -502,7 +522,8 @@ class ResponsesStream(ResumableStream):
             )
         if build is None and etype in _KEEPALIVE:  # keep-alive types are never registered ones
             self._note("keepalive-event", f"{etype!r} event", sequence_number=seq, offset=offset)
-            out.append(event)
+            if self.events:
+                out.append(event)
             return
         if self._resume_id is not None and (etype in OUTCOMES or etype in _LIFECYCLE):
             self._check_resumed_id(obj, etype, seq, offset)
@@ -538,7 +559,8 @@ class ResponsesStream(ResumableStream):
         if etype == "response.output_text.delta":
             # The bulk of every stream, handled inline (same effect as _apply's general branch).
             text = self._acc.text_delta(obj, event)
-            if text is not None:  # None: aimed at an item of another kind, not applied
+            # None: aimed at an item of another kind, not applied; or no event (snapshot only).
+            if text is not None and event is not None:
                 prefix = _prefix_fn(text, text.length)
                 _TEXT_DELTA_SNAPSHOT(event, prefix)
                 if text.json is not None:
@@ -553,7 +575,8 @@ class ResponsesStream(ResumableStream):
             tracker.add(seq)
         if first:
             self._applied_any = True
-        out.append(event)
+        if self.events:
+            out.append(event)
 
     def _check_sequence(self, seq: int, etype: str, offset: int) -> bool:
         """Note what *seq* says of the order; return False for a duplicate (already applied: skip it)."""
