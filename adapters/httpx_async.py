@@ -6,12 +6,13 @@ trio.
             ...
         events.stream.snapshot()
 
-Every wait (connect and head, each body read, a retry's backoff) runs under an anyio deadline
-(``fail_after``) as well as httpx's own timeouts, so it ends within *idle_timeout* and
-*total_timeout*. Cancelling the surrounding task or cancel scope cancels the read in progress;
-leaving the block closes the body iterator and the response (shielded, so this also works inside
-a cancelled scope), and no async generator is left for the garbage collector. Nothing here calls
-asyncio or trio directly.
+Every wait (connect and head, each body read, a retry's backoff) ends within *idle_timeout* and
+*total_timeout*: httpx's own timeouts bound each socket read, and an anyio deadline
+(``fail_after``) bounds the connect and head, and a body read whenever the total deadline is
+nearer than httpx's read timeout. Cancelling the surrounding task or cancel scope cancels the
+read in progress; leaving the block closes the body iterator and the response (shielded, so this
+also works inside a cancelled scope), and no async generator is left for the garbage collector.
+Nothing here calls asyncio or trio directly.
 """
 
 from __future__ import annotations
@@ -93,6 +94,7 @@ class EventStream(AsyncEventIterator[S]):
         self._response: httpx.Response | None = None
         self._chunks: AsyncIterator[bytes] | None = None
         self._nest: list[types.AsyncGeneratorType[Any, Any]] = []  # _nested(_chunks), once it runs
+        self._read: float | None = None  # httpx's read timeout for the current response
 
     async def _step(self) -> None:
         request = self._x.request
@@ -104,9 +106,16 @@ class EventStream(AsyncEventIterator[S]):
                 await self._open(self._x.begin())
                 return
             assert self._chunks is not None
+            limit = self._x.limit(self._idle_timeout)
             try:
-                with anyio.fail_after(_seconds(self._x.limit(self._idle_timeout))):
+                if limit is None or (self._read is not None and limit >= self._read):
+                    # httpx's read timeout (self._read, set in _open) bounds every socket read
+                    # by no more than this wait's limit: an anyio deadline would only repeat it,
+                    # at about 13 µs a read (issue 21). Its ReadTimeout gives the same error.
                     chunk: bytes | None = await self._chunks.__anext__()
+                else:  # the total deadline is nearer than httpx's read timeout: one scope
+                    with anyio.fail_after(limit):
+                        chunk = await self._chunks.__anext__()
             except StopAsyncIteration:
                 chunk = None
         except httpx.TransportError as exc:
@@ -144,7 +153,8 @@ class EventStream(AsyncEventIterator[S]):
         # (limit() last for the read timeout: timed_out() then tells an idle from a total one.)
         total = self._x.limit(None)
         connect = self._x.limit(self._connect_timeout)
-        timeout = httpx.Timeout(self._x.limit(self._idle_timeout), connect=connect, pool=connect)
+        self._read = self._x.limit(self._idle_timeout)
+        timeout = httpx.Timeout(self._read, connect=connect, pool=connect)
         outgoing = self._client.build_request(
             request.method, request.url, headers=sr.send_headers(request), content=request.body,
             timeout=timeout,
