@@ -28,7 +28,7 @@ if str(ROOT) not in sys.path:  # ``pytest`` run without ``python -m`` does not p
 
 from bench import generate as gen  # noqa: E402
 
-TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=12)
+TEXT = st.text(alphabet=st.characters(exclude_categories=["Cs"]), min_size=1, max_size=12)
 
 
 def _held(seed: str) -> str:
@@ -185,5 +185,9 @@ def test_deep_lists_of_small_strings_are_not_walked_but_texts_are_still_shared()
         assert final is not None
         assert final.output_text == text
         assert final.to_dict() == json.loads(generated.data.rsplit(b"data: ", 1)[1])["response"]
-        part = final.output[0].content[0]  # pyright: ignore[reportAttributeAccessIssue,reportUnknownMemberType,reportUnknownVariableType]
-        assert part.text is done.text  # pyright: ignore[reportUnknownMemberType]
+        assert final.output is not None and done.type == "response.output_text.done"
+        message = final.output[0]
+        assert isinstance(message, sr.ResponseOutputMessage) and message.content is not None
+        part = message.content[0]
+        assert isinstance(part, sr.ResponseOutputText)
+        assert part.text is done.text

@@ -54,6 +54,20 @@ _MERGE_EVERY = 64
 _JOIN_IN_PLACE = 64 * 1024 if sys.implementation.name == "cpython" else sys.maxsize
 _JOIN_GROUP = 16 * 1024
 
+#: The delta types whose handler appends ``delta`` to the Text builder of one field, found from
+#: the event's locator fields alone (see ``Accumulator._extended``).
+_EXTENDERS = frozenset(
+    {
+        "response.function_call_arguments.delta",
+        "response.mcp_call_arguments.delta",
+        "response.custom_tool_call_input.delta",
+        "response.code_interpreter_call_code.delta",
+        "response.reasoning_summary_text.delta",
+        "response.reasoning_text.delta",
+        "response.refusal.delta",
+    }
+)
+
 #: How deep below an item (or the response object) :meth:`Accumulator.long_strings` looks.
 _LONG_DEPTH = 4
 
@@ -387,7 +401,9 @@ class Accumulator:
         fail: Callable[[str], None] | None = None,
         max_output_items: int | None = DEFAULT_MAX_OUTPUT_ITEMS,
     ) -> None:
-        self._note = note
+        self._report = note
+        #: How many diagnostics this accumulator has reported (see _extended).
+        self.notes = 0
         self._fail = fail
         self.max_output_items = max_output_items
         #: The response object of the latest lifecycle event (created / queued / in_progress).
@@ -401,6 +417,9 @@ class Accumulator:
         self.structured_text = False
         self._last_json_text: Text | None = None
         self._text_key: tuple[Any, Any, Any] | None = None
+        # The target of the last other delta (see apply): its locator and its Text builder.
+        self._delta_key: tuple[Any, ...] | None = None
+        self._delta_text = Text()
         self._text_cache: tuple[dict[str, Any], Text] = ({}, Text())
         #: Set when an event's item_id and output_index disagreed (see ``_item``).
         self._mismatched = False
@@ -446,6 +465,10 @@ class Accumulator:
 
     # -- entry point -------------------------------------------------------------------------
 
+    def _note(self, code: str, message: str) -> None:
+        self.notes += 1
+        self._report(code, message)
+
     def apply(self, event_type: str, event: dict[str, Any]) -> Text | None:
         """Apply one event (any type); see the class docstring for what it returns."""
         handler = self._handlers.get(event_type)
@@ -454,10 +477,59 @@ class Accumulator:
         if event_type != "response.output_text.delta":
             # Anything but a text delta may replace the item or part the cached text lives in.
             self._text_key = None
+        if event_type in _EXTENDERS:
+            return self._extended(event_type, event, handler)
+        self._delta_key = None
         result = handler(event)
         # Counted once applied: a handler notes (strict mode: raises) before it changes anything,
         # so a failed event leaves the cached snapshot valid.
         self.version += 1
+        return result
+
+    def _extended(
+        self,
+        event_type: str,
+        event: dict[str, Any],
+        handler: Callable[[dict[str, Any]], Text | None],
+    ) -> Text | None:
+        """Apply a delta of :data:`_EXTENDERS`: one that appends its ``delta`` to the Text of the
+        field its locator fields (``item_id``, ``output_index``, ``content_index``,
+        ``summary_index``) lead to.
+
+        A delta with the same type and locator as the previous event, with nothing between them,
+        leads to the same Text (only an event of another type replaces items or parts), so it is
+        appended there without locating it again. The target is remembered only when locating
+        it noted nothing (a note, say ``missing-output-item``, recurs on every such event in the
+        general path) and the locator's values are of their wire types (``1 == True``).
+        """
+        get = event.get
+        item_id = get("item_id")
+        output_index = get("output_index")
+        content_index = get("content_index")
+        summary_index = get("summary_index")
+        key = (event_type, item_id, output_index, content_index, summary_index)
+        if key == self._delta_key:
+            text = self._delta_text
+            delta = get("delta")
+            if type(delta) is str:
+                text.append(delta)
+            self.version += 1
+            return text
+        notes = self.notes
+        result = handler(event)
+        self.version += 1
+        if (
+            result is not None
+            and self.notes == notes
+            and (item_id is None or type(item_id) is str)
+            and (output_index is None or type(output_index) is int)
+            and (content_index is None or type(content_index) is int)
+            and (summary_index is None or type(summary_index) is int)
+        ):
+            self._delta_key = key
+            self._delta_text = result
+        else:
+            self._delta_key = None
         return result
 
     def output(self) -> list[Any]:
