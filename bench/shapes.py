@@ -22,6 +22,8 @@ Two tables go to stdout (progress to stderr):
    the decode is not counted for the peer). The collector stays enabled, as in real use; a
    ``gc.collect()`` runs before each timed call. Median of ``--final-runs``, interleaved.
 
+``--clock cpu`` times this process's CPU time instead of wall time (see ``bench/run.py``).
+
 Numbers on a shared machine are noisy: compare ratios within one run.
 """
 
@@ -32,7 +34,6 @@ import gc
 import json
 import statistics
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -99,16 +100,17 @@ def final_event_cost(
         s = make()
         for i in range(0, len(prefix), 4096):
             s.feed(prefix[i : i + 4096])
+        clock = bench_run.clock
         gc.collect()
-        t0 = time.perf_counter()
+        t0 = clock()
         s.feed(block)
         s.snapshot()
-        ours.append(time.perf_counter() - t0)
+        ours.append(clock() - t0)
         del s
         gc.collect()
-        t0 = time.perf_counter()
+        t0 = clock()
         json.loads(text)
-        peer.append(time.perf_counter() - t0)
+        peer.append(clock() - t0)
     return statistics.median(ours), statistics.median(peer), len(payload)
 
 
@@ -129,7 +131,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--peers", default=",".join(PEERS), help="comma-separated subset of peers")
     p.add_argument("--no-memory", action="store_true", help="skip the tracemalloc pass")
     p.add_argument("--smoke", action="store_true", help="tiny sizes, one run")
+    p.add_argument("--clock", choices=sorted(bench_run.CLOCKS), default="wall",
+                   help="wall or cpu time (see bench/run.py)")  # fmt: skip
     args = p.parse_args(argv)
+    bench_run.clock = bench_run.CLOCKS[args.clock]
     shapes = SMOKE if args.smoke else SHAPES
     if args.shapes:
         wanted = args.shapes.split(",")
@@ -152,7 +157,10 @@ def main(argv: list[str] | None = None) -> int:
     results, skipped = bench_run.run_cases(
         cases, peers, runs=runs, memory=not args.no_memory, sdk_max_events=200_000, log=log
     )
-    print(f"Environment: {env}; {runs} run(s) per cell, median; final event: {final_runs}.\n")
+    print(
+        f"Environment: {env}; {runs} run(s) per cell, median; final event: {final_runs}; "
+        f"{args.clock} clock.\n"
+    )
     for name, reason in skipped.items():
         print(f"- skipped peer `{name}`: {reason}")
     print()
