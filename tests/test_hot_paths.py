@@ -121,6 +121,17 @@ def chat_chunks(draw: st.DrawFn) -> dict[str, Any]:
     """A chunk of the common shape, or (often) a near miss: one field changed anywhere."""
     chunk = dict(CHAT_BASE)
     choices = [{"index": draw(st.integers(0, 1)), "delta": _delta(draw), "logprobs": None}]
+    lp = draw(st.integers(0, 4))
+    if lp:  # logprobs=True: a content array of token entries on every chunk
+        entry = {"token": "a", "logprob": -0.1, "bytes": [97], "top_logprobs": []}
+        logprobs: dict[str, Any] = {"content": [entry] * draw(st.integers(0, 2)), "refusal": None}
+        if lp == 2:
+            logprobs["refusal"] = [{"token": "r", "logprob": -1.0}]
+        elif lp == 3:
+            logprobs["content"] = draw(st.sampled_from([None, [entry, 1], [[]], "x"]))
+        elif lp == 4:
+            logprobs["vendor"] = 1
+        choices[0]["logprobs"] = logprobs
     if draw(st.integers(0, 5)) == 0:
         choices[0]["finish_reason"] = draw(st.sampled_from(["stop", "tool_calls", "length"]))
     if draw(st.integers(0, 8)) == 0:
@@ -131,6 +142,8 @@ def chat_chunks(draw: st.DrawFn) -> dict[str, Any]:
         targets: list[dict[str, Any]] = [chunk, *choices]
         for choice in choices:
             targets.append(choice["delta"])
+            if type(choice.get("logprobs")) is dict:
+                targets.append(choice["logprobs"])
             for call in choice["delta"].get("tool_calls", []):
                 targets.append(call)
                 if "function" in call:
@@ -246,6 +259,7 @@ def test_chat_hot_chunk_equals_generic_build(chunk: dict[str, Any]) -> None:
         assert getattr(hot, field.name) == getattr(generic, field.name), field.name
     for h, g in zip(hot.choices, generic.choices, strict=True):
         assert type(h) is type(g) and type(h.delta) is type(g.delta)
+        assert type(h.logprobs) is type(g.logprobs)
         if h.delta is not None and g.delta is not None:
             assert [type(tc) for tc in h.delta.tool_calls or []] == [
                 type(tc) for tc in g.delta.tool_calls or []
@@ -255,6 +269,9 @@ def test_chat_hot_chunk_equals_generic_build(chunk: dict[str, Any]) -> None:
     for choice in hot.choices:
         with pytest.raises(attrs.exceptions.FrozenInstanceError):
             choice.index = 5  # type: ignore[misc]
+        if choice.logprobs is not None:
+            with pytest.raises(attrs.exceptions.FrozenInstanceError):
+                choice.logprobs.content = None  # type: ignore[misc]
     assert copy.copy(hot) == hot
     assert pickle.loads(pickle.dumps(hot)) == hot
     assert ChatCompletionChunk.from_dict(chunk) == generic
@@ -264,6 +281,18 @@ def test_chat_hot_chunk_handles_the_common_chunks() -> None:
     from sansio_responses._chat.models import hot_chunk
 
     text = dict(CHAT_BASE, choices=[{"index": 0, "delta": {"content": "a"}, "logprobs": None}])
+    entry = {"token": "a", "logprob": -0.1, "bytes": [97], "top_logprobs": []}
+    with_logprobs = dict(
+        CHAT_BASE,
+        choices=[
+            {
+                "index": 0,
+                "delta": {"content": "a"},
+                "logprobs": {"content": [entry], "refusal": None},
+            }
+        ],
+    )
+    assert hot_chunk(with_logprobs) is not None  # logprobs on every chunk: still the hot build
     call = {"index": 0, "function": {"arguments": "{"}}
     tools = dict(CHAT_BASE, choices=[{"index": 0, "delta": {"tool_calls": [call]}}])
     assert hot_chunk(text) is not None and hot_chunk(tools) is not None

@@ -483,6 +483,7 @@ FunctionDeltaTwin = _twin(FunctionDelta)
 ToolCallDeltaTwin = _twin(ToolCallDelta)
 ChoiceDeltaTwin = _twin(ChoiceDelta)
 ChunkChoiceTwin = _twin(ChunkChoice)
+ChoiceLogprobsTwin = _twin(ChoiceLogprobs)
 ChunkTwin = _twin(ChatCompletionChunk)
 _SET_CHUNK_VIEW: Callable[[Any, Any], None] = ChatCompletionChunk._view.__set__  # type: ignore[union-attr]
 new_object = object.__new__
@@ -590,6 +591,36 @@ def _hot_delta(d: dict[str, Any]) -> ChoiceDelta | None:
 _DELTA_FIELDS = ChoiceDelta._KNOWN  # pyright: ignore[reportPrivateUsage]
 
 
+def _hot_entries(v: Any) -> bool:
+    """Whether *v* is what ``_objects`` accepts: null or an array of objects."""
+    if v is None:
+        return True
+    if v.__class__ is not list:
+        return False
+    for item in v:
+        if item.__class__ is not dict:
+            return False
+    return True
+
+
+def _hot_logprobs(d: Any) -> ChoiceLogprobs | None:
+    """``ChoiceLogprobs.from_dict(d)`` for a valid *d* (``logprobs=True`` on every chunk: a
+    ``content`` array of token entries, ``refusal`` null), else None (the generic build)."""
+    if d.__class__ is not dict:
+        return None
+    get = d.get
+    content = get("content")
+    refusal = get("refusal")
+    if not (_hot_entries(content) and _hot_entries(refusal)):
+        return None
+    self = new_object(ChoiceLogprobsTwin)
+    self.content = content
+    self.refusal = refusal
+    self._raw = d
+    self.__class__ = ChoiceLogprobs
+    return self  # type: ignore[no-any-return]
+
+
 def hot_chunk(d: dict[str, Any]) -> ChatCompletionChunk | None:
     """The chunk built from *d* when it has the common shape (see above), else None.
 
@@ -625,12 +656,16 @@ def hot_chunk(d: dict[str, Any]) -> ChatCompletionChunk | None:
             index = cget("index")
             raw_delta = cget("delta")
             finish = cget("finish_reason")
-            if (
-                cget("logprobs") is not None
-                or (index is not None and index.__class__ is not int)
-                or (finish is not None and finish.__class__ is not str)
+            raw_logprobs = cget("logprobs")
+            if (index is not None and index.__class__ is not int) or (
+                finish is not None and finish.__class__ is not str
             ):
                 return None
+            logprobs = None
+            if raw_logprobs is not None:
+                logprobs = _hot_logprobs(raw_logprobs)
+                if logprobs is None:
+                    return None
             if raw_delta is None:
                 delta = no_delta()
             elif raw_delta.__class__ is dict:
@@ -643,7 +678,7 @@ def hot_chunk(d: dict[str, Any]) -> ChatCompletionChunk | None:
             choice = new_object(ChunkChoiceTwin)
             choice.index = index
             choice.delta = delta
-            choice.logprobs = None
+            choice.logprobs = logprobs
             choice.finish_reason = finish
             choice._raw = c
             choice.__class__ = ChunkChoice
