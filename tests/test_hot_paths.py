@@ -120,7 +120,9 @@ def _delta(draw: st.DrawFn) -> dict[str, Any]:
 def chat_chunks(draw: st.DrawFn) -> dict[str, Any]:
     """A chunk of the common shape, or (often) a near miss: one field changed anywhere."""
     chunk = dict(CHAT_BASE)
-    choices = [{"index": draw(st.integers(0, 1)), "delta": _delta(draw), "logprobs": None}]
+    choices: list[dict[str, Any]] = [
+        {"index": draw(st.integers(0, 1)), "delta": _delta(draw), "logprobs": None}
+    ]
     lp = draw(st.integers(0, 4))
     if lp:  # logprobs=True: a content array of token entries on every chunk
         entry = {"token": "a", "logprob": -0.1, "bytes": [97], "top_logprobs": []}
