@@ -508,7 +508,14 @@ class Accumulator:
         content_index = get("content_index")
         summary_index = get("summary_index")
         key = (event_type, item_id, output_index, content_index, summary_index)
-        if key == self._delta_key:
+        # The remembered key holds wire types only, but == also matches True or 1.0 against 1:
+        # the incoming indices must be of their wire types too, or the general path decides.
+        if (
+            key == self._delta_key
+            and (output_index is None or type(output_index) is int)
+            and (content_index is None or type(content_index) is int)
+            and (summary_index is None or type(summary_index) is int)
+        ):
             text = self._delta_text
             delta = get("delta")
             if type(delta) is str:
