@@ -19,11 +19,13 @@ from sansio_responses import (
     ChatEvent,
     Exchange,
     LocalProtocolError,
+    RemoteProtocolError,
+    Request,
     ResponsesStream,
     ResponseStreamEvent,
 )
 
-__all__ = ["AsyncEventIterator", "EventIterator", "S", "StreamHandle"]
+__all__ = ["AsyncEventIterator", "EventIterator", "S", "StreamHandle", "decoding_error"]
 
 S = TypeVar("S", bound="ResponsesStream | ChatCompletionsStream")
 """The core stream type of a request and of the events object that reads its response."""
@@ -209,3 +211,19 @@ class AsyncEventIterator(StreamHandle[S]):
         :class:`~sansio_responses.LocalProtocolError`."""
         self._cancel()
         await self._disconnect()
+
+
+def decoding_error(
+    exc: BaseException, request: Request[Any], headers: tuple[tuple[str, str], ...]
+) -> RemoteProtocolError:
+    """The error for a body the HTTP client could not decode (its Content-Encoding): the same
+    class and message the socket and trio adapters raise from their own decoder (``_h11``)."""
+    coding = ", ".join(v for k, v in headers if k == "content-encoding") or "encoded"
+    reason = exc
+    while reason.__cause__ is not None:  # the decompressor's own error says what is wrong
+        reason = reason.__cause__
+    error = RemoteProtocolError(
+        f"invalid {coding} body from {request.host}:{request.port}: {reason}"
+    )
+    error.__cause__ = exc
+    return error

@@ -25,7 +25,7 @@ from multidict import CIMultiDict, CIMultiDictProxy
 
 import sansio_responses as sr
 
-from ._events import AsyncEventIterator, S
+from ._events import AsyncEventIterator, S, decoding_error
 
 __all__ = ["EventStream", "open_stream"]
 
@@ -85,21 +85,6 @@ def _decoding_failed(exc: BaseException) -> bool:
     return isinstance(exc, aiohttp.ClientPayloadError) and isinstance(
         exc.__cause__, ContentEncodingError
     )
-
-
-def _decoding_error(
-    exc: BaseException, request: sr.Request[Any], headers: tuple[tuple[str, str], ...]
-) -> sr.RemoteProtocolError:
-    # The same error the other adapters raise for a body they cannot decode.
-    coding = ", ".join(v for k, v in headers if k == "content-encoding") or "encoded"
-    reason = exc
-    while reason.__cause__ is not None:  # the decompressor's own error says what is wrong
-        reason = reason.__cause__
-    error = sr.RemoteProtocolError(
-        f"invalid {coding} body from {request.host}:{request.port}: {reason}"
-    )
-    error.__cause__ = exc
-    return error
 
 
 def _wake_on_close(response: aiohttp.ClientResponse) -> None:
@@ -180,7 +165,7 @@ class EventStream(AsyncEventIterator[S]):
         except (aiohttp.ClientError, asyncio.TimeoutError) as exc:
             await self._disconnect()
             if _decoding_failed(exc):  # the server's fault, as on the other adapters
-                self._x.fail(_decoding_error(exc, request, self._x.headers))
+                self._x.fail(decoding_error(exc, request, self._x.headers))
                 return
             self._x.on_error(self._failure(exc, request))
             return

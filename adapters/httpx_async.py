@@ -29,24 +29,9 @@ import httpx
 
 import sansio_responses as sr
 
-from ._events import AsyncEventIterator, S
+from ._events import AsyncEventIterator, S, decoding_error
 
 __all__ = ["EventStream", "open_stream"]
-
-
-def _decoding_error(
-    exc: BaseException, request: sr.Request[Any], headers: tuple[tuple[str, str], ...]
-) -> sr.RemoteProtocolError:
-    # The same error the socket and trio adapters raise for a body they cannot decode.
-    coding = ", ".join(v for k, v in headers if k == "content-encoding") or "encoded"
-    reason = exc
-    while reason.__cause__ is not None:  # the decompressor's own error says what is wrong
-        reason = reason.__cause__
-    error = sr.RemoteProtocolError(
-        f"invalid {coding} body from {request.host}:{request.port}: {reason}"
-    )
-    error.__cause__ = exc
-    return error
 
 
 def _nested(chunks: object) -> list[types.AsyncGeneratorType[Any, Any]]:
@@ -128,7 +113,7 @@ class EventStream(AsyncEventIterator[S]):
             return
         except httpx.DecodingError as exc:  # a corrupt gzip/deflate/br body: the server's fault
             await self._disconnect()
-            self._x.fail(_decoding_error(exc, request, self._x.headers))
+            self._x.fail(decoding_error(exc, request, self._x.headers))
             return
         if chunk is None:
             await self._disconnect()
