@@ -8,8 +8,10 @@ Timing goals live in bench/, so the deadline is off for every property test.
 """
 
 import os
+from collections.abc import Iterator
 
 import pytest
+from _rawserver import RawServer, raw_server
 from hypothesis import settings
 
 _PLUGIN = "sansio_responses.testing.pytest_plugin"
@@ -32,3 +34,10 @@ settings.register_profile(
     derandomize=os.environ.get("SANSIO_RESPONSES_CI") == "1",
 )
 settings.load_profile("sansio-responses")
+
+
+@pytest.fixture
+def raw() -> Iterator[RawServer]:
+    """A raw loopback HTTP server that sends exactly the bytes a test enqueues (tests/_rawserver.py)."""
+    with raw_server() as server:
+        yield server

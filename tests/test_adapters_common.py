@@ -21,6 +21,7 @@ import attrs
 import pytest
 import trustme
 from _corpus import load, names
+from _rawserver import RawServer
 
 import sansio_responses as sr
 from sansio_responses import (
@@ -61,6 +62,16 @@ from sansio_responses.testing import (
 )
 
 API_KEY = "sk-test-SECRET-0123456789abcdef"
+
+
+def raw_request(server: RawServer, background: bool = False) -> Request[ResponsesStream]:
+    """A Responses request to the raw loopback server (tests/_rawserver.py) with the test key."""
+    body: dict[str, Any] = {"model": "gpt-4o-mini", "input": "hi"}
+    if background:
+        body["background"] = True
+    return responses_request(body, base_url=server.base_url, api_key=API_KEY)
+
+
 BACKGROUND_RECORDING = "responses-pydantic-ai-test_background_mode_streaming_starting_after_vcr-1"
 
 

@@ -32,6 +32,7 @@ from test_adapters_common import (
     direct,
     key,
     no_secret,
+    raw_request,
 )
 
 import sansio_responses as sr
@@ -39,7 +40,7 @@ from adapters import aiohttp as aiohttp_adapter
 from adapters import httpx_async, httpx_sync
 from adapters import socket as socket_adapter
 from adapters import trio as trio_adapter
-from sansio_responses._http.requests import Request, responses_request
+from sansio_responses._http.requests import Request
 from sansio_responses.testing import Script, StreamBuilder
 
 ADAPTERS = ["socket", "httpx", "trio", "aiohttp", "httpx_async-asyncio", "httpx_async-trio"]
@@ -74,19 +75,6 @@ def _drive(adapter: str, request: Request, **options: Any) -> Result:
     return anyio.run(call, backend=backend)
 
 
-@pytest.fixture
-def raw() -> Iterator[RawServer]:
-    with raw_server() as server:
-        yield server
-
-
-def _request(server: RawServer, background: bool = False) -> Request:
-    body: dict[str, Any] = {"model": "gpt-4o-mini", "input": "hi"}
-    if background:
-        body["background"] = True
-    return responses_request(body, base_url=server.base_url, api_key=API_KEY)
-
-
 BODY = StreamBuilder().text([f"w{i} " for i in range(12)]).completed().to_sse()
 BLOCKS = Script(BODY).blocks()  # one SSE event per block
 EVENTS = direct(BODY)[0]
@@ -108,7 +96,7 @@ def test_bad_chunk_header_in_a_later_segment(raw: RawServer, adapter: str) -> No
     good = b"".join(BLOCKS[:4])
     raw.enqueue(Reply([head(), chunk(good), 0.05, b"zz; not hex\r\nxx\r\n"], then="hang"))
     started = time.monotonic()
-    result = drive(adapter, _request(raw), idle_timeout=0.5, max_retries=0)
+    result = drive(adapter, raw_request(raw), idle_timeout=0.5, max_retries=0)
     elapsed = time.monotonic() - started
     # Every event before the fault, then one library error, within the idle timeout (aiohttp's
     # readany() never wakes here: the adapter's own timer ends the wait).
@@ -136,7 +124,7 @@ def test_framing_error_in_the_same_read(raw: RawServer, adapter: str, segments: 
     good = b"".join(BLOCKS[:4])
     pause = [0.02] if segments == "head-apart" else []
     raw.enqueue(Reply([head(), *pause, chunk(good) + b"zz\r\nxx\r\n"], then="hang"))
-    result = drive(adapter, _request(raw), idle_timeout=0.5, max_retries=0)
+    result = drive(adapter, raw_request(raw), idle_timeout=0.5, max_retries=0)
     assert _keys(result.events) == _keys(EVENTS[:4])
     assert isinstance(result.error, sr.ConnectionDropped), repr(result.error)
     assert result.handle.stream.outcome == "truncated"
@@ -151,7 +139,7 @@ def test_framing_error_resumes_a_background_response(raw: RawServer, adapter: st
         Reply([head(), 0.02, chunk(b"".join(blocks[:4])) + b"zz\r\n"], then="hang"),
         Reply([head(), chunk(rest), chunk(b"")]),
     )
-    result = drive(adapter, _request(raw, background=True), idle_timeout=0.5)
+    result = drive(adapter, raw_request(raw, background=True), idle_timeout=0.5)
     assert result.error is None, repr(result.error)
     assert _keys(result.events) == _keys(direct(body)[0])
     assert result.handle.resumes == 1 and result.handle.retries == 0
@@ -170,7 +158,7 @@ def test_content_length_shorter_than_the_body_sent(
     framed = b"".join(BLOCKS[:13])
     pause = [0.02] if segments == "head-apart" else []
     raw.enqueue(Reply([head(chunked=False, length=len(framed)), *pause, BODY], then="hang"))
-    result = drive(adapter, _request(raw), idle_timeout=0.5, max_retries=0)
+    result = drive(adapter, raw_request(raw), idle_timeout=0.5, max_retries=0)
     assert _keys(result.events) == _keys(EVENTS[:13])
     assert isinstance(result.error, sr.TruncatedStream), repr(result.error)
 
@@ -188,7 +176,7 @@ def test_compressed_body_is_decoded(raw: RawServer, adapter: str, coding: str) -
     packed = gzip.compress(BODY) if coding == "gzip" else _deflate(BODY)
     pieces = [packed[i : i + 100] for i in range(0, len(packed), 100)]
     raw.enqueue(Reply([head(200, ("content-encoding", coding)), *map(chunk, pieces), chunk(b"")]))
-    result = drive(adapter, _request(raw), max_retries=0)
+    result = drive(adapter, raw_request(raw), max_retries=0)
     assert result.error is None, repr(result.error)
     assert _keys(result.events) == _keys(EVENTS)
     # Each adapter asked for no compression, although the server compressed anyway.
@@ -200,7 +188,7 @@ def test_unknown_coding_is_named(raw: RawServer, adapter: str) -> None:
     raw.enqueue(
         Reply([head(200, ("content-encoding", "compress")), chunk(b"\x1f\x9d"), chunk(b"")])
     )
-    result = drive(adapter, _request(raw), max_retries=0)
+    result = drive(adapter, raw_request(raw), max_retries=0)
     assert isinstance(result.error, sr.RemoteProtocolError)
     assert "'compress'" in str(result.error) and result.events == []
 
@@ -213,7 +201,7 @@ def test_total_timeout_in_a_dripping_head(raw: RawServer, adapter: str) -> None:
     # One byte every 20 ms: never idle for 0.3 s, but the head would take seconds.
     raw.enqueue(Reply([*drip(head(), 0.02), chunk(BODY)]))
     started = time.monotonic()
-    result = drive(adapter, _request(raw), idle_timeout=0.3, total_timeout=0.4)
+    result = drive(adapter, raw_request(raw), idle_timeout=0.3, total_timeout=0.4)
     elapsed = time.monotonic() - started
     assert isinstance(result.error, sr.TotalTimeout), repr(result.error)
     assert result.error.timeout == 0.4 and "total_timeout=0.4" in str(result.error)
@@ -226,7 +214,7 @@ def test_total_timeout_in_a_dripping_head(raw: RawServer, adapter: str) -> None:
 def test_total_timeout_in_a_dripping_body(raw: RawServer, adapter: str) -> None:
     raw.enqueue(Reply([head(), chunk(b"".join(BLOCKS[:2])), *drip(chunk(BLOCKS[2]), 0.02)]))
     started = time.monotonic()
-    result = drive(adapter, _request(raw, background=True), idle_timeout=0.3, total_timeout=0.4)
+    result = drive(adapter, raw_request(raw, background=True), idle_timeout=0.3, total_timeout=0.4)
     elapsed = time.monotonic() - started
     assert isinstance(result.error, sr.TotalTimeout), repr(result.error)
     assert _keys(result.events) == _keys(EVENTS[:2])
@@ -244,7 +232,7 @@ def test_total_timeout_spans_resumes(raw: RawServer, adapter: str) -> None:
         Reply([head(), *drip(chunk(rest), 0.02)]),
     )
     started = time.monotonic()
-    result = drive(adapter, _request(raw, background=True), idle_timeout=0.3, total_timeout=0.5)
+    result = drive(adapter, raw_request(raw, background=True), idle_timeout=0.3, total_timeout=0.5)
     elapsed = time.monotonic() - started
     # 0.2 s in the first body, the rest of the 0.5 s in the resumed one: one deadline for both.
     assert isinstance(result.error, sr.TotalTimeout), repr(result.error)
@@ -262,7 +250,7 @@ def test_total_timeout_bounds_retries(raw: RawServer, adapter: str) -> None:
     raw.enqueue(busy, busy, busy)
     policy = sr.RetryPolicy(5)
     started = time.monotonic()
-    result = drive(adapter, _request(raw), total_timeout=1.9, retry_policy=policy)
+    result = drive(adapter, raw_request(raw), total_timeout=1.9, retry_policy=policy)
     elapsed = time.monotonic() - started
     assert isinstance(result.error, sr.InternalServerError), repr(result.error)
     # (Had it slept into the deadline, the error would be a TotalTimeout.) The deadline starts
@@ -301,7 +289,7 @@ def test_a_null_annotation_then_a_terminal_without_output(raw: RawServer, adapte
         for n, e in enumerate(events)
     )
     raw.enqueue(Reply([head(), chunk(body), chunk(b"")]))
-    result = drive(adapter, _request(raw))
+    result = drive(adapter, raw_request(raw))
     assert result.error is None, repr(result.error)
     assert len(result.events) == 5 and result.handle.stream.outcome == "completed"
     assert "bad-annotation" in result.handle.stream.diagnostic_counts
@@ -314,7 +302,7 @@ def test_an_error_body_too_deep_for_json(raw: RawServer, adapter: str) -> None:
     body = b'{"error":' * depth + b"1" + b"}" * depth
     json = "application/json"
     raw.enqueue(Reply([head(400, chunked=False, length=len(body), content_type=json) + body]))
-    result = drive(adapter, _request(raw))
+    result = drive(adapter, raw_request(raw))
     assert isinstance(result.error, sr.BadRequestError), repr(result.error)
     assert result.error.body == body and len(raw.requests) == 1
 
@@ -323,7 +311,7 @@ def test_an_error_body_too_deep_for_json(raw: RawServer, adapter: str) -> None:
 @pytest.mark.parametrize("adapter", ADAPTERS)
 def test_retryable_status_is_retried(raw: RawServer, adapter: str, status: int) -> None:
     raw.enqueue(_status(status), _sse_ok())
-    result = drive(adapter, _request(raw), retry_policy=FAST)
+    result = drive(adapter, raw_request(raw), retry_policy=FAST)
     assert result.error is None, repr(result.error)
     assert _keys(result.events) == _keys(EVENTS)
     assert result.handle.retries == 1 and len(raw.requests) == 2
@@ -333,24 +321,24 @@ def test_retryable_status_is_retried(raw: RawServer, adapter: str, status: int) 
 @pytest.mark.parametrize("adapter", ADAPTERS)
 def test_retries_run_out(raw: RawServer, adapter: str) -> None:
     raw.enqueue(*[_status(429)] * 3)
-    result = drive(adapter, _request(raw), retry_policy=sr.RetryPolicy(2, initial_delay=0.001))
+    result = drive(adapter, raw_request(raw), retry_policy=sr.RetryPolicy(2, initial_delay=0.001))
     assert isinstance(result.error, sr.RateLimitError) and len(raw.requests) == 3
     raw.requests.clear()
     raw.enqueue(_status(429))
-    result = drive(adapter, _request(raw), max_retries=0)  # 0 turns retrying off
+    result = drive(adapter, raw_request(raw), max_retries=0)  # 0 turns retrying off
     assert isinstance(result.error, sr.RateLimitError) and len(raw.requests) == 1
 
 
 @pytest.mark.parametrize("adapter", ADAPTERS)
 def test_x_should_retry_overrides(raw: RawServer, adapter: str) -> None:
     raw.enqueue(_status(400, ("x-should-retry", "true")), _sse_ok())
-    result = drive(adapter, _request(raw), retry_policy=FAST)
+    result = drive(adapter, raw_request(raw), retry_policy=FAST)
     assert result.error is None and result.handle.retries == 1
     raw.enqueue(_status(503, ("x-should-retry", "false")))
-    result = drive(adapter, _request(raw), retry_policy=FAST)
+    result = drive(adapter, raw_request(raw), retry_policy=FAST)
     assert isinstance(result.error, sr.InternalServerError) and not result.error.should_retry
     raw.enqueue(_status(400))
-    result = drive(adapter, _request(raw), retry_policy=FAST)
+    result = drive(adapter, raw_request(raw), retry_policy=FAST)
     assert isinstance(result.error, sr.BadRequestError)
     assert len(raw.requests) == 4
 
@@ -364,7 +352,7 @@ def test_retry_after_is_honoured(raw: RawServer, adapter: str, header: tuple[str
     raw.enqueue(_status(429, header), _sse_ok())
     policy = sr.RetryPolicy(initial_delay=5, max_delay=5)
     started = time.monotonic()
-    result = drive(adapter, _request(raw), retry_policy=policy, total_timeout=1)
+    result = drive(adapter, raw_request(raw), retry_policy=policy, total_timeout=1)
     elapsed = time.monotonic() - started
     assert result.error is None, repr(result.error)
     assert result.handle.retries == 1 and 0.06 <= elapsed < 0.8
@@ -373,7 +361,7 @@ def test_retry_after_is_honoured(raw: RawServer, adapter: str, header: tuple[str
 @pytest.mark.parametrize("adapter", ADAPTERS)
 def test_retry_after_http_date_in_the_past_backs_off(raw: RawServer, adapter: str) -> None:
     raw.enqueue(_status(503, ("retry-after", "Wed, 21 Oct 2015 07:28:00 GMT")), _sse_ok())
-    result = drive(adapter, _request(raw), retry_policy=FAST)
+    result = drive(adapter, raw_request(raw), retry_policy=FAST)
     assert result.error is None and result.handle.retries == 1
 
 
@@ -383,7 +371,7 @@ def test_connection_failure_before_the_first_byte_is_retried(
     raw: RawServer, adapter: str, then: str
 ) -> None:
     raw.enqueue(Reply([], then=then), Reply([head()], then=then), _sse_ok())
-    result = drive(adapter, _request(raw), retry_policy=FAST)
+    result = drive(adapter, raw_request(raw), retry_policy=FAST)
     assert result.error is None, repr(result.error)
     assert _keys(result.events) == _keys(EVENTS)
     assert result.handle.retries == 2 and len(raw.requests) == 3
@@ -394,7 +382,7 @@ def test_connection_refused_is_retried(adapter: str) -> None:
     with raw_server() as gone:
         pass  # stopped: nothing listens on its port any more
     started = time.monotonic()
-    result = drive(adapter, _request(gone), retry_policy=FAST, connect_timeout=0.5)
+    result = drive(adapter, raw_request(gone), retry_policy=FAST, connect_timeout=0.5)
     assert isinstance(result.error, sr.ConnectError) and result.handle is None
     assert result.error.retries == 2 and str(result.error).endswith("(after 2 retries)")
     assert time.monotonic() - started < 0.5
@@ -403,7 +391,7 @@ def test_connection_refused_is_retried(adapter: str) -> None:
 @pytest.mark.parametrize("adapter", ADAPTERS)
 def test_never_retried_once_a_body_byte_was_delivered(raw: RawServer, adapter: str) -> None:
     raw.enqueue(Reply([head(), chunk(b"".join(BLOCKS[:2]))], then="reset"), _sse_ok())
-    result = drive(adapter, _request(raw), retry_policy=FAST)
+    result = drive(adapter, raw_request(raw), retry_policy=FAST)
     assert isinstance(result.error, sr.ConnectionDropped), repr(result.error)
     assert _keys(result.events) == _keys(EVENTS[:2])
     assert result.handle.retries == 0 and len(raw.requests) == 1
@@ -420,7 +408,7 @@ def test_resume_get_is_retried(raw: RawServer, adapter: str) -> None:
         Reply([], then="reset"),
         Reply([head(), chunk(rest), chunk(b"")]),
     )
-    result = drive(adapter, _request(raw, background=True), retry_policy=FAST)
+    result = drive(adapter, raw_request(raw, background=True), retry_policy=FAST)
     assert result.error is None, repr(result.error)
     assert _keys(result.events) == _keys(direct(body)[0])
     # aiohttp itself sends an idempotent request again once after a disconnect (its
@@ -455,7 +443,7 @@ def _adapter_locals(error: BaseException) -> Iterator[tuple[str, str, str]]:
 def test_no_key_in_adapter_frame_locals(raw: RawServer, adapter: str) -> None:
     raw.enqueue(_status(401), Reply([head() + b"zz\r\n"]))
     for _ in range(2):
-        result = drive(adapter, _request(raw), max_retries=0)
+        result = drive(adapter, raw_request(raw), max_retries=0)
         assert result.error is not None
         frames = list(_adapter_locals(result.error))
         assert frames  # the traceback does go through the adapter
@@ -469,7 +457,7 @@ def test_no_key_in_adapter_frame_locals(raw: RawServer, adapter: str) -> None:
 @pytest.mark.parametrize("adapter", ADAPTERS)
 def test_iterating_after_the_block_says_closed(raw: RawServer, adapter: str) -> None:
     raw.enqueue(Reply([head(), chunk(BODY)], then="hang"), _sse_ok())
-    request = _request(raw)
+    request = raw_request(raw)
 
     async def first_then_leave(open_stream: Callable[..., Any]) -> Any:
         async with open_stream(request) as events:

@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Iterator
 from typing import Any
 
 import anyio
 import pytest
 import trio
-from _rawserver import RawServer, Reply, chunk, head, raw_server
+from _rawserver import RawServer, Reply, chunk, head
 from test_adapters_common import API_KEY
 from test_adapters_faults import ADAPTERS, BLOCKS, BODY, drive
 
@@ -26,12 +25,6 @@ from adapters import trio as trio_adapter
 
 class Stop(Exception):
     """Raised in a loop body."""
-
-
-@pytest.fixture
-def raw() -> Iterator[RawServer]:
-    with raw_server() as server:
-        yield server
 
 
 def _request(server: RawServer, background: bool = False) -> sr.Request[sr.ResponsesStream]:

@@ -13,17 +13,16 @@ import math
 import urllib.parse
 import warnings
 import zlib
-from collections.abc import Iterator
 from typing import Any
 
 import anyio
 import httpx
 import pytest
 import yarl
-from _rawserver import RawServer, Reply, chunk, drip, head, raw_server
+from _rawserver import RawServer, Reply, chunk, drip, head
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_adapters_common import API_KEY, direct
+from test_adapters_common import API_KEY, direct, raw_request
 from test_adapters_faults import ADAPTERS, drive
 
 import sansio_responses as sr
@@ -37,20 +36,6 @@ from sansio_responses._http.requests import (
     unusable_response_id,
 )
 from sansio_responses.testing import Script, StreamBuilder, serve
-
-
-@pytest.fixture
-def raw() -> Iterator[RawServer]:
-    with raw_server() as server:
-        yield server
-
-
-def _request(server: RawServer, background: bool = False) -> Request:
-    body: dict[str, Any] = {"model": "gpt-4o-mini", "input": "hi"}
-    if background:
-        body["background"] = True
-    return responses_request(body, base_url=server.base_url, api_key=API_KEY)
-
 
 OK = StreamBuilder().text([f"w{i} " for i in range(6)]).completed().to_sse()
 OK_BLOCKS = Script(OK).blocks()
@@ -90,7 +75,7 @@ def test_a_usable_id_is_one_segment_under_responses(
         Reply([head(), chunk(_body_named(response_id)), chunk(b"")]),
         Reply([head(), chunk(_named(tail, response_id)), chunk(b"")]),
     )
-    result = drive(adapter, _request(raw, background=True), max_retries=0)
+    result = drive(adapter, raw_request(raw, background=True), max_retries=0)
     assert result.error is None and result.handle.resumes == 1, repr(result.error)
     method, target, _ = raw.requests[1].split(b"\r\n", 1)[0].decode("ascii").split(" ")
     path, _, query = target.partition("?")
@@ -106,7 +91,7 @@ def test_an_unusable_id_is_a_remote_protocol_error_and_no_resume(
     raw: RawServer, adapter: str, response_id: str
 ) -> None:
     raw.enqueue(Reply([head(), chunk(_body_named(response_id)), chunk(b"")]))
-    result = drive(adapter, _request(raw, background=True), max_retries=0)
+    result = drive(adapter, raw_request(raw, background=True), max_retries=0)
     assert isinstance(result.error, sr.RemoteProtocolError), repr(result.error)
     assert not isinstance(result.error, sr.LocalProtocolError)
     assert "no usable response id" in str(result.error)
@@ -119,7 +104,7 @@ def test_an_unusable_id_is_a_remote_protocol_error_and_no_resume(
 def test_an_unusable_id_after_a_drop_is_refused_too(raw: RawServer) -> None:
     # The body is cut inside a chunk (a TransportError, not a clean truncation): same refusal.
     raw.enqueue(Reply([head(), chunk(_body_named(".."))[:-40]]))
-    result = drive("socket", _request(raw, background=True), max_retries=0)
+    result = drive("socket", raw_request(raw, background=True), max_retries=0)
     assert isinstance(result.error, sr.RemoteProtocolError), repr(result.error)
     assert isinstance(result.error.__cause__, sr.ConnectionDropped)
     assert result.handle.stream.outcome == "truncated" and len(raw.requests) == 1
@@ -192,7 +177,7 @@ def test_close_delimited_body_past_the_total_deadline(raw: RawServer, adapter: s
     # watchdog's shutdown at the deadline must not read as that end.
     rest = b"".join(OK_BLOCKS[2:])
     raw.enqueue(Reply([head(chunked=False), b"".join(OK_BLOCKS[:2]), *drip(rest, 0.01)]))
-    result = drive(adapter, _request(raw), idle_timeout=None, total_timeout=0.3, max_retries=0)
+    result = drive(adapter, raw_request(raw), idle_timeout=None, total_timeout=0.3, max_retries=0)
     assert isinstance(result.error, sr.TotalTimeout), repr(result.error)
     assert result.handle is None or result.handle.stream.outcome == "truncated"
 
@@ -211,7 +196,7 @@ def test_an_unusable_timeout_is_a_value_error_before_sending(
     raw: RawServer, adapter: str, which: str, value: Any
 ) -> None:
     raw.enqueue(Reply([head(), chunk(OK), chunk(b"")]))
-    result = drive(adapter, _request(raw), **{which: value})
+    result = drive(adapter, raw_request(raw), **{which: value})
     assert type(result.error) is ValueError, repr(result.error)
     assert which in str(result.error)
     assert result.handle is None and raw.requests == []
@@ -224,7 +209,7 @@ def test_inf_and_huge_timeouts_mean_no_limit(
     raw: RawServer, adapter: str, which: str, value: Any, capfd: pytest.CaptureFixture[str]
 ) -> None:
     raw.enqueue(Reply([head(), chunk(OK), chunk(b"")]))
-    result = drive(adapter, _request(raw), **{which: value})
+    result = drive(adapter, raw_request(raw), **{which: value})
     assert result.error is None, repr(result.error)
     assert result.handle.stream.outcome == "completed"
     assert "Traceback" not in capfd.readouterr().err  # no watchdog thread died
@@ -286,7 +271,7 @@ def test_corrupt_gzip_is_a_remote_protocol_error_after_the_events(
     first, second = _gzip_corrupt_after(b"".join(OK_BLOCKS[:3]), b"".join(OK_BLOCKS[3:]))
     gz = ("content-encoding", "gzip")
     raw.enqueue(Reply([head(200, gz), chunk(first), 0.05, chunk(second), chunk(b"")]))
-    result = drive(adapter, _request(raw), max_retries=0)
+    result = drive(adapter, raw_request(raw), max_retries=0)
     assert type(result.error) is sr.RemoteProtocolError, repr(result.error)
     assert "invalid gzip body from 127.0.0.1" in str(result.error)
     assert [e.type for e in result.events] == [e.type for e in direct(OK)[0][:3]]
@@ -298,7 +283,7 @@ def test_corrupt_gzip_from_the_first_byte_sets_the_outcome(raw: RawServer, adapt
     body = bytearray(gzip.compress(OK))
     body[20:40] = bytes(b ^ 0x55 for b in body[20:40])
     raw.enqueue(Reply([head(200, ("content-encoding", "gzip")), chunk(bytes(body)), chunk(b"")]))
-    result = drive(adapter, _request(raw), max_retries=0)
+    result = drive(adapter, raw_request(raw), max_retries=0)
     assert type(result.error) is sr.RemoteProtocolError, repr(result.error)
     assert result.events == [] and "invalid gzip body" in str(result.error)
     # Raised on entering the block on every adapter (the first body bytes are read there).
@@ -354,7 +339,7 @@ RETRY_ONCE = sr.RetryPolicy(1, initial_delay=0.001, max_delay=0.002)
 def test_a_101_is_invalid_http_everywhere(raw: RawServer, adapter: str) -> None:
     switch = b"HTTP/1.1 101 Switching Protocols\r\nupgrade: h2c\r\nconnection: upgrade\r\n\r\n"
     raw.enqueue(Reply([switch]), Reply([switch]))
-    result = drive(adapter, _request(raw), retry_policy=RETRY_ONCE)
+    result = drive(adapter, raw_request(raw), retry_policy=RETRY_ONCE)
     assert isinstance(result.error, sr.ConnectionDropped), repr(result.error)
     assert result.handle is None  # on entering the block
     assert len(raw.requests) == 2  # retried, as any response that is not valid HTTP
@@ -363,7 +348,7 @@ def test_a_101_is_invalid_http_everywhere(raw: RawServer, adapter: str) -> None:
 @pytest.mark.parametrize("adapter", ADAPTERS)
 def test_a_204_event_stream_ends_on_entering_the_block(raw: RawServer, adapter: str) -> None:
     raw.enqueue(Reply([head(204, chunked=False)]))
-    result = drive(adapter, _request(raw), max_retries=0)
+    result = drive(adapter, raw_request(raw), max_retries=0)
     assert isinstance(result.error, sr.TruncatedStream), repr(result.error)
     assert result.handle is None and result.events == []
 
@@ -374,7 +359,7 @@ def test_an_oversized_chunk_size_is_a_drop_not_a_hang(raw: RawServer, adapter: s
     # its parser had failed and closed the connection without waking it.
     bad = Reply([head(), b"f" * 40 + b"\r\n" + OK])
     raw.enqueue(bad, bad)
-    result = drive(adapter, _request(raw), idle_timeout=30, retry_policy=RETRY_ONCE)
+    result = drive(adapter, raw_request(raw), idle_timeout=30, retry_policy=RETRY_ONCE)
     assert isinstance(result.error, sr.ConnectionDropped), repr(result.error)
     assert result.handle is None and len(raw.requests) == 2
 
@@ -386,7 +371,7 @@ def test_stacked_content_codings(raw: RawServer, adapter: str) -> None:
     twice = gzip.compress(gzip.compress(OK))
     coding = ("content-encoding", "gzip, gzip")
     raw.enqueue(Reply([head(200, coding), chunk(twice), chunk(b"")]))
-    result = drive(adapter, _request(raw), max_retries=0)
+    result = drive(adapter, raw_request(raw), max_retries=0)
     if adapter.startswith("httpx"):
         assert result.error is None and result.handle.stream.outcome == "completed"
         return
@@ -405,7 +390,7 @@ def test_heads_aiohttp_refuses(raw: RawServer, adapter: str, case: str) -> None:
         many = [(f"x-h{i}", "v") for i in range(200)]
         reply = Reply([head(200, *many), chunk(OK), chunk(b"")])
     raw.enqueue(reply, reply)
-    result = drive(adapter, _request(raw), retry_policy=RETRY_ONCE)
+    result = drive(adapter, raw_request(raw), retry_policy=RETRY_ONCE)
     if adapter != "aiohttp":
         assert result.error is None and result.handle.stream.outcome == "completed"
         return
@@ -439,7 +424,7 @@ def _library_locals_with(error: BaseException, secret: str) -> list[tuple[str, s
 def test_no_key_in_the_http_librarys_chained_frames(raw: RawServer, adapter: str) -> None:
     # httpx's Client.stream and aiohttp's ClientSession._request held the headers in a local.
     raw.enqueue(Reply([b"HTTP/1.1 200 OK\r\nnot a header line\r\n\r\n"]))
-    result = drive(adapter, _request(raw), max_retries=0)
+    result = drive(adapter, raw_request(raw), max_retries=0)
     assert isinstance(result.error, sr.ConnectionDropped), repr(result.error)
     assert result.error.__cause__ is not None and result.error.__cause__.__traceback__ is not None
     assert _library_locals_with(result.error, API_KEY) == []
