@@ -159,16 +159,38 @@ class Sparse:
     used (``-1`` when empty), so "the last part" and "append" stay O(1).
     """
 
-    __slots__ = ("slots", "top")
+    __slots__ = ("frozen", "slots", "top")
 
     def __init__(self, values: Iterable[Any] = ()) -> None:
         self.slots: dict[int, Any] = dict(enumerate(values))
         self.top = len(self.slots) - 1
+        #: The indices whose value is shared with an event's data (see :meth:`adopt`).
+        self.frozen: set[int] = set()
 
     def put(self, index: int, value: Any) -> None:
         self.slots[index] = value
         if index > self.top:
             self.top = index
+        if self.frozen:
+            self.frozen.discard(index)
+
+    def adopt(self, index: int, value: Any) -> None:
+        """Put *value*, a tree an event returned to the caller also holds, without copying it.
+
+        The slot is frozen: whoever would change the value must first replace it by a copy
+        (:meth:`Accumulator._writable_item`, :meth:`Accumulator._part`), so that the event's
+        data never change after it was returned.
+        """
+        self.put(index, value)
+        self.frozen.add(index)
+
+    def thaw(self, index: int) -> Any:
+        """The value at *index*, replaced by a private copy first when it is frozen."""
+        value = self.slots[index]
+        if index in self.frozen:
+            value = materialize(value)
+            self.put(index, value)
+        return value
 
     def values(self) -> list[Any]:
         slots = self.slots
@@ -430,7 +452,7 @@ class Accumulator:
             "response.output_item.added": self._item_added,
             "response.output_item.done": self._item_done,
             "response.content_part.added": self._part_added,
-            "response.content_part.done": self._part_added,
+            "response.content_part.done": self._part_done,
             "response.output_text.delta": self.text_delta,
             "response.output_text.done": self._output_text_done,
             "response.output_text.annotation.added": self._annotation_added,
@@ -582,8 +604,13 @@ class Accumulator:
 
     # -- locating items and parts ------------------------------------------------------------
 
-    def _place(self, index: Any, item: dict[str, Any], checked: bool = False) -> None:
-        """Put *item* at output_index *index*; *checked*: its diagnostics were already noted."""
+    def _place(
+        self, index: Any, item: dict[str, Any], checked: bool = False, adopt: bool = False
+    ) -> None:
+        """Put *item* at output_index *index*; *checked*: its diagnostics were already noted.
+
+        *adopt*: *item* is an event's data, held as it is (see :meth:`Sparse.adopt`).
+        """
         items = self.items
         if type(index) is not int or index < 0:
             # Unusable: the item of the same id keeps its place, a new one is appended. (Only a
@@ -622,7 +649,36 @@ class Accumulator:
                 )
             self._by_id[item_id] = item
             self._index_of[item_id] = index
-        items.put(index, item)
+        if index in items.frozen:
+            # The event's item this one replaces stays reachable by its id when the ids differ:
+            # that reference becomes a private copy, so that no later event changes the event's.
+            old = items.slots[index]
+            old_id = old.get("id")
+            if type(old_id) is str and self._by_id.get(old_id) is old:
+                self._by_id[old_id] = materialize(old)
+        if adopt:
+            items.adopt(index, item)
+        else:
+            items.put(index, item)
+
+    def _writable_item(self, item: dict[str, Any], index: Any) -> dict[str, Any]:
+        """*item* (found at output_index *index* or by its id), as a tree this accumulator may
+        change: an item adopted from an event is replaced by a private copy first."""
+        items = self.items
+        if not items.frozen:
+            return item
+        item_id = item.get("id")
+        where: int | None = index if type(index) is int else None
+        if where is None or items.slots.get(where) is not item:
+            where = self._index_of.get(item_id) if type(item_id) is str else None
+            if where is None or items.slots.get(where) is not item:
+                where = None  # in no slot, so not an event's (see _place)
+        if where is None or where not in items.frozen:
+            return item
+        copy: dict[str, Any] = items.thaw(where)
+        if type(item_id) is str and self._by_id.get(item_id) is item:
+            self._by_id[item_id] = copy
+        return copy
 
     def _item(self, event: dict[str, Any], item_type: str) -> dict[str, Any] | None:
         """The item an event refers to (by output_index, checked against item_id), created if absent.
@@ -678,7 +734,7 @@ class Accumulator:
                 "not applied",
             )
             return None
-        return item
+        return self._writable_item(item, index)
 
     def _part(
         self, item: dict[str, Any], key: str, index: Any, factory: Callable[[], dict[str, Any]]
@@ -694,6 +750,9 @@ class Accumulator:
         if type(part) is not dict:
             part = factory()
             parts.put(index, part)
+        elif index in parts.frozen:
+            thawed: dict[str, Any] = parts.thaw(index)
+            return thawed
         result: dict[str, Any] = part
         return result
 
@@ -743,7 +802,10 @@ class Accumulator:
         self._place(event.get("output_index"), materialize(event["item"]))
 
     def _item_done(self, event: dict[str, Any]) -> None:
-        self._place(event.get("output_index"), materialize(event["item"]))
+        # The event's own item, not a copy (copied only if a later event changes it): the item
+        # of a ``.done`` event is final, and copying it cost about as much as decoding it (a
+        # message with logprobs, issue 21).
+        self._place(event.get("output_index"), event["item"], adopt=True)
 
     def _status_setter(self, item_type: str, name: str) -> Callable[[dict[str, Any]], None]:
         # The event name is the status the item takes ("searching", "interpreting", "generating", ...).
@@ -764,7 +826,7 @@ class Accumulator:
             return None
         return self._part(item, "content", event.get("content_index"), factory)
 
-    def _part_added(self, event: dict[str, Any]) -> None:
+    def _part_added(self, event: dict[str, Any], adopt: bool = False) -> None:
         part: JSONValue = event.get("part")
         if type(part) is not dict:
             return
@@ -776,7 +838,13 @@ class Accumulator:
         index = event.get("content_index")
         if type(index) is not int or index < 0:
             index = parts.top + 1
-        parts.put(index, materialize(part))
+        if adopt:
+            parts.adopt(index, part)  # as in _item_done
+        else:
+            parts.put(index, materialize(part))
+
+    def _part_done(self, event: dict[str, Any]) -> None:
+        self._part_added(event, adopt=True)
 
     def find(self, event: dict[str, Any]) -> dict[str, Any] | None:
         """The item an event refers to, if it exists (never creates one)."""
