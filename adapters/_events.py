@@ -25,7 +25,14 @@ from sansio_responses import (
     ResponseStreamEvent,
 )
 
-__all__ = ["AsyncEventIterator", "EventIterator", "S", "StreamHandle", "decoding_error"]
+__all__ = [
+    "AsyncEventIterator",
+    "EventIterator",
+    "S",
+    "StreamHandle",
+    "decoding_error",
+    "refused_by_h11",
+]
 
 S = TypeVar("S", bound="ResponsesStream | ChatCompletionsStream")
 """The core stream type of a request and of the events object that reads its response."""
@@ -227,3 +234,16 @@ def decoding_error(
     )
     error.__cause__ = exc
     return error
+
+
+def refused_by_h11(exc: BaseException) -> bool:
+    """Whether *exc* (an ``httpx.RemoteProtocolError``) says that h11, under httpcore, refused the
+    server's bytes as invalid HTTP/1.1 (a head or chunk header it cannot parse, a head past its
+    size bound, a ``101``), rather than that the connection ended early. The chain ends in an h11
+    error in both cases; h11 words every end of file "peer ...", and httpcore's own end of file
+    ("Server disconnected ...") has no h11 error under it."""
+    reason, seen = exc, {id(exc)}
+    while (inner := reason.__cause__ or reason.__context__) is not None and id(inner) not in seen:
+        seen.add(id(inner))
+        reason = inner
+    return type(reason).__module__.split(".")[0] == "h11" and not str(reason).startswith("peer ")

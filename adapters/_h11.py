@@ -110,8 +110,10 @@ class H11Exchange:
 
     def receive(self, data: bytes | bytearray) -> None:
         """Feed bytes read from the connection (``b""`` at end of file) and pass every complete
-        HTTP event to the exchange. A framing error is a dropped connection (what httpx and
-        aiohttp report too), after the events decoded before it."""
+        HTTP event to the exchange. The end of file inside the head or a sized or chunked body
+        is a dropped connection; bytes that are not valid HTTP/1.1 (a head or a chunk header h11
+        refuses, a ``101``) are the server's fault (``Exchange.on_invalid``), after the events
+        decoded before them."""
         self._conn.receive_data(bytes(data))  # no copy when it is bytes already
         while self.active:
             try:
@@ -120,13 +122,12 @@ class H11Exchange:
                 if self._conn.their_state is h11.ERROR and not data:
                     # End of file inside the head or a sized/chunked body.
                     message = f"{self._where} closed the connection: {exc}"
+                    error = ConnectionDropped(message)
+                    error.__cause__ = RemoteProtocolError(message)
+                    self._x.on_error(error)
                 else:
-                    message = f"invalid HTTP/1.1 response from {self._where}: {exc}"
-                error = ConnectionDropped(message)
-                error.__cause__ = RemoteProtocolError(
-                    message, excerpt=repr(bytes(data[:120]).decode("latin-1"))
-                )
-                self._x.on_error(error)
+                    excerpt = repr(bytes(data[:120]).decode("latin-1"))
+                    self._x.on_invalid(exc, excerpt=excerpt)
                 return
             if event is h11.NEED_DATA:
                 return

@@ -10,6 +10,15 @@ event of any size passes (aiohttp's line reader stops at 128 KiB; ``response.com
 carrying a whole response are often larger). Every wait runs under the adapter's own timer as well
 as aiohttp's: a ``readany()`` whose chunk parser failed on a later segment never wakes, and the
 timer is what ends it.
+
+A response that is not valid HTTP/1.1 is an ``sr.RemoteProtocolError``, never retried, as on every
+adapter (``Exchange.on_invalid``). What aiohttp does not allow, and the others do: a head with more
+than 128 header fields or a header line over 8190 bytes (its session's ``max_headers`` and
+``max_field_size``; h11 under the other adapters bounds the head by its size instead), so such a
+head is an invalid response here only; and a response whose head, body bytes and invalid framing
+arrive in one TCP segment is discarded whole by aiohttp's parser, so its invalid response comes
+with no event (the others deliver the events before the fault). A head with both chunked framing
+and a Content-Length, which aiohttp refuses, is refused by the exchange on every adapter.
 """
 
 from __future__ import annotations
@@ -20,7 +29,7 @@ from collections.abc import AsyncGenerator, Mapping
 from typing import Any
 
 import aiohttp
-from aiohttp.http_exceptions import ContentEncodingError
+from aiohttp.http_exceptions import ContentEncodingError, HttpProcessingError
 from multidict import CIMultiDict, CIMultiDictProxy
 
 import sansio_responses as sr
@@ -78,6 +87,25 @@ def _undecodable(headers: tuple[tuple[str, str], ...]) -> str | None:
     if not codings or (len(codings) == 1 and codings[0] in _DECODED):
         return None
     return ", ".join(codings)
+
+
+def _refused(exc: BaseException) -> bool:
+    # aiohttp's parser refused the server's bytes as invalid HTTP/1.1: a head it cannot parse or
+    # that passes its bounds (max_headers, max_field_size, max_line_size; chunked framing with a
+    # Content-Length), or a bad chunk header. Its HttpProcessingError reaches the adapter as the
+    # cause of a ClientResponseError (the head) or of the ClientPayloadError raised from the
+    # connection's fault (the body). An end of file inside the body is "Response payload is not
+    # completed" over its TransferEncodingError / ContentLengthError: a drop, not a refusal.
+    if isinstance(exc, aiohttp.ClientPayloadError) and "payload is not completed" in str(exc):
+        return False
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        if isinstance(current, HttpProcessingError):
+            return True
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return False
 
 
 def _decoding_failed(exc: BaseException) -> bool:
@@ -167,6 +195,10 @@ class EventStream(AsyncEventIterator[S]):
             if _decoding_failed(exc):  # the server's fault, as on the other adapters
                 self._x.fail(decoding_error(exc, request, self._x.headers))
                 return
+            if _refused(exc):  # not valid HTTP/1.1: the server's fault, never retried
+                _redact(exc)
+                self._x.on_invalid(exc)
+                return
             self._x.on_error(self._failure(exc, request))
             return
         if chunk:
@@ -202,14 +234,9 @@ class EventStream(AsyncEventIterator[S]):
             ),
             total,
         )  # fmt: skip
-        status = self._response.status
-        if 100 <= status < 200:
-            # A final 1xx (a 101 to a request that asked for no upgrade, RFC 9110 15.2): invalid
-            # HTTP, as h11 (under the other adapters) reports it; aiohttp hands it over.
-            raise aiohttp.ClientResponseError(
-                self._response.request_info, (), status=status, message="unexpected 1xx response"
-            )
-        self._x.on_head(status, self._response.raw_headers)
+        # A final 1xx (a 101 to a request that asked for no upgrade), which aiohttp hands over,
+        # is refused by the exchange, as h11 refuses it under the other adapters.
+        self._x.on_head(self._response.status, self._response.raw_headers)
         coding = _undecodable(self._x.headers)
         if coding is not None and self._x.state == "body":
             self._x.fail(

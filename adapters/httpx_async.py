@@ -21,7 +21,7 @@ import contextlib
 import gc
 import math
 import types
-from collections.abc import AsyncGenerator, AsyncIterator, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping
 from typing import Any, cast
 
 import anyio
@@ -29,7 +29,7 @@ import httpx
 
 import sansio_responses as sr
 
-from ._events import AsyncEventIterator, S, decoding_error
+from ._events import AsyncEventIterator, S, decoding_error, refused_by_h11
 
 __all__ = ["EventStream", "open_stream"]
 
@@ -37,12 +37,12 @@ __all__ = ["EventStream", "open_stream"]
 def _nested(chunks: object) -> list[types.AsyncGeneratorType[Any, Any]]:
     """*chunks* and the async generators it iterates, outermost first.
 
-    ``aiter_bytes()`` iterates ``aiter_raw()``, which iterates httpx's and httpcore's stream
-    generators, six deep. Closing the outer one early (a ``break``, an exception) ends its loop
-    but not the generator it was iterating: that one is left to the garbage collector, and trio
-    reports each as a ``ResourceWarning``. The generator an ``async for`` holds is on its frame's
-    value stack, which ``gc.get_referents`` lists (of the generator on CPython 3.11+, of its
-    frame before).
+    ``aiter_raw()`` (which the adapter iterates through :class:`_Decoded`) iterates httpx's and
+    httpcore's stream generators, five deep (six under ``aiter_bytes()``). Closing the outer one
+    early (a ``break``, an exception) ends its loop but not the generator it was iterating: that
+    one is left to the garbage collector, and trio reports each as a ``ResourceWarning``. The
+    generator an ``async for`` holds is on its frame's value stack, which ``gc.get_referents``
+    lists (of the generator on CPython 3.11+, of its frame before).
     """
     found: list[types.AsyncGeneratorType[Any, Any]] = []
     current = chunks
@@ -60,6 +60,52 @@ def _nested(chunks: object) -> list[types.AsyncGeneratorType[Any, Any]]:
             break
         current = inner[0]
     return found
+
+
+class _Decoded:
+    """The body bytes of *response* as they arrive, its Content-Encoding undone: what
+    ``aiter_bytes()`` gives, as a plain iterator over ``aiter_raw()``.
+
+    ``aiter_bytes()`` decodes inside its own generator: when the very first chunk does not decode,
+    the error unwinds that generator, and the ``aiter_raw()`` generator it was iterating (with
+    the four under it) is dropped before the adapter can close it, for trio to report as a
+    ``ResourceWarning``. Here the decoding error is raised in this object, while ``raw`` is still
+    held, so the adapter closes the whole chain. The decoder is httpx's own (gzip, deflate, br,
+    zstd and stacked codings, as ``aiter_bytes()`` decodes them), taken with the method
+    ``aiter_bytes()`` uses; without it (a future httpx) the adapter uses ``aiter_bytes()``.
+    """
+
+    def __init__(self, response: httpx.Response, decoder: Any) -> None:
+        #: The raw body generator (``aiter_raw()``), the outermost httpx generator held.
+        self.raw: AsyncIterator[bytes] = response.aiter_raw()
+        self._decode: Callable[[bytes], bytes] = decoder.decode
+        self._flush: Callable[[], bytes] = decoder.flush
+        self._ended = False
+
+    def __aiter__(self) -> _Decoded:
+        return self
+
+    async def __anext__(self) -> bytes:
+        while not self._ended:
+            try:
+                raw = await self.raw.__anext__()
+            except StopAsyncIteration:
+                self._ended = True
+                tail = self._flush()  # a body cut inside a gzip member fails here
+                if tail:
+                    return tail
+                break
+            data = self._decode(raw)
+            if data:
+                return data
+        raise StopAsyncIteration
+
+
+def _body(response: httpx.Response) -> AsyncIterator[bytes]:
+    decoder = getattr(response, "_get_content_decoder", None)  # see _Decoded
+    if not callable(decoder):
+        return response.aiter_bytes()
+    return _Decoded(response, decoder())
 
 
 def _seconds(timeout: float | None) -> float:
@@ -105,7 +151,10 @@ class EventStream(AsyncEventIterator[S]):
                 chunk = None
         except httpx.TransportError as exc:
             await self._disconnect()
-            self._x.on_error(self._failure(exc, request))
+            if isinstance(exc, httpx.RemoteProtocolError) and refused_by_h11(exc):
+                self._x.on_invalid(exc)  # not valid HTTP/1.1: the server's fault, never retried
+            else:
+                self._x.on_error(self._failure(exc, request))
             return
         except TimeoutError:  # anyio's deadline (the builtin class on every Python version)
             await self._disconnect()
@@ -120,7 +169,8 @@ class EventStream(AsyncEventIterator[S]):
             self._x.on_end()
         else:
             if not self._nest:  # taken while they run: an error inside ends the outer one first
-                self._nest = _nested(self._chunks)
+                chunks = self._chunks
+                self._nest = _nested(chunks.raw if isinstance(chunks, _Decoded) else chunks)
             self._x.on_data(chunk)
 
     def _failure(self, exc: httpx.TransportError, request: sr.Request[Any]) -> sr.TransportError:
@@ -146,15 +196,17 @@ class EventStream(AsyncEventIterator[S]):
         )  # fmt: skip
         with anyio.fail_after(_seconds(total)):
             self._response = await self._client.send(outgoing, stream=True)
-        # aiter_bytes: the body bytes as they arrive, undoing any Content-Encoding; the core
-        # does the text decoding.
-        self._chunks = self._response.aiter_bytes()
+        # The body bytes as they arrive, any Content-Encoding undone; the core does the text
+        # decoding.
+        self._chunks = _body(self._response)
         self._x.on_head(self._response.status_code, self._response.headers.raw)
 
     async def _disconnect(self) -> None:
         """Close the body iterator and the response (idempotent; works inside a cancelled scope);
         the client stays open."""
         chunks, self._chunks = self._chunks, None
+        if isinstance(chunks, _Decoded):
+            chunks = chunks.raw
         nest, self._nest = self._nest or _nested(chunks), []
         response, self._response = self._response, None
         with anyio.CancelScope(shield=True):

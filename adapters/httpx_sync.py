@@ -27,7 +27,7 @@ import httpx
 
 import sansio_responses as sr
 
-from ._events import EventIterator, S, decoding_error
+from ._events import EventIterator, S, decoding_error, refused_by_h11
 
 __all__ = ["EventStream", "open_stream"]
 
@@ -97,7 +97,10 @@ class EventStream(EventIterator[S]):
         except httpx.TransportError as exc:
             error = self._failure(exc, request)  # before _disconnect(): it resets the watchdog
             self._disconnect()
-            self._x.on_error(error)
+            if error is None:  # not valid HTTP/1.1: the server's fault, never retried
+                self._x.on_invalid(exc)
+            else:
+                self._x.on_error(error)
             return
         except httpx.DecodingError as exc:  # a corrupt gzip/deflate/br body: the server's fault
             self._disconnect()
@@ -116,9 +119,14 @@ class EventStream(EventIterator[S]):
         else:
             self._x.on_data(chunk)
 
-    def _failure(self, exc: httpx.TransportError, request: sr.Request[Any]) -> sr.TransportError:
+    def _failure(
+        self, exc: httpx.TransportError, request: sr.Request[Any]
+    ) -> sr.TransportError | None:
+        # None: the response is not valid HTTP/1.1 (Exchange.on_invalid).
         if self._watchdog.fired or self._x.expired():  # shut down at the deadline, or timed out
             return self._x.total_failure()
+        if isinstance(exc, httpx.RemoteProtocolError) and refused_by_h11(exc):
+            return None
         if isinstance(exc, (httpx.ConnectTimeout, httpx.PoolTimeout)):
             return self._x.timed_out("connect-timeout", self._connect_timeout)
         if isinstance(exc, httpx.ConnectError):

@@ -27,7 +27,10 @@ __all__ = [
     "IdleTimeout",
     "TotalTimeout",
     "TransportError",
+    "clear_locals",
     "failure",
+    "innermost",
+    "scrub",
 ]
 
 
@@ -118,8 +121,8 @@ def failure(
     API key, there).
     """
     where = f"{request.host}:{request.port}"
-    reason = _innermost(cause) if cause is not None else None
-    detail = f": {_scrub(repr(reason), request)}" if reason is not None else ""
+    reason = innermost(cause) if cause is not None else None
+    detail = f": {scrub(repr(reason), request)}" if reason is not None else ""
     error: TransportError
     if kind == "connect-timeout":
         error = ConnectTimeout(f"no connection to {where} within {timeout} s")
@@ -130,12 +133,14 @@ def failure(
     else:
         error = ConnectionDropped(f"the connection to {where} dropped{detail}")
     if cause is not None:
-        _clear_locals(cause)
+        clear_locals(cause)
     error.__cause__ = cause
     return error
 
 
-def _clear_locals(exc: BaseException) -> None:
+def clear_locals(exc: BaseException) -> None:
+    """Clear the locals of the returned frames in the tracebacks of *exc*'s chain (causes and
+    contexts), keeping the traceback lines."""
     # The HTTP library's frames in the chained tracebacks hold the request headers (the API key)
     # in their locals (httpx's Client.stream, aiohttp's ClientSession._request), which a crash
     # reporter that captures locals would send. Those frames have returned: their locals are
@@ -151,7 +156,8 @@ def _clear_locals(exc: BaseException) -> None:
         traceback.clear_frames(current.__traceback__)
 
 
-def _innermost(exc: BaseException) -> BaseException:
+def innermost(exc: BaseException) -> BaseException:
+    """The last exception of *exc*'s chain (causes, else contexts): the most specific reason."""
     seen = {id(exc)}
     while True:
         # The context too, even when suppressed (``raise ... from None``): httpx on trio hides
@@ -166,7 +172,9 @@ def _innermost(exc: BaseException) -> BaseException:
 _DETAIL_LIMIT = 300  # characters of an HTTP library's exception quoted in a message
 
 
-def _scrub(text: str, request: Request[Any]) -> str:
+def scrub(text: str, request: Request[Any]) -> str:
+    """*text* (an HTTP library's words) without the request's sensitive header values, cut to
+    300 characters."""
     # An HTTP library's exception may quote the request headers (aiohttp's request_info does):
     # never let the key through, and keep the message short (it may quote a whole body).
     for name, value in request.headers:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, TypeAlias, cast, overlo
 from .._chat.stream import ChatCompletionsStream
 from .._errors import ProtocolError, RemoteProtocolError, TruncatedStream
 from .._responses.stream import ResponsesStream
-from .errors import TotalTimeout, TransportError, failure
+from .errors import TotalTimeout, TransportError, clear_locals, failure, innermost, scrub
 from .policies import (
     DEFAULT_MAX_RESUME_ATTEMPTS,
     DEFAULT_MAX_RETRIES,
@@ -338,8 +338,19 @@ class Exchange(Generic[S]):
     # -- what the adapter reports -----------------------------------------------------------------
 
     def on_head(self, status: int, headers: HeadersLike) -> None:
-        """The response head arrived."""
+        """The response head arrived. A head no HTTP/1.1 response may have is refused with
+        :meth:`on_invalid`: a final ``1xx`` status (a ``101`` to a request that asked for no
+        upgrade, RFC 9110 section 15.2.2) and a head with both ``Transfer-Encoding`` and
+        ``Content-Length`` (RFC 9112 section 6.1 forbids the server to send both, and section 6.3
+        says a client ought to handle it as an error: it is how responses are split)."""
         self.status_code, self.headers = status, _headers(headers)
+        if 100 <= status < 200:
+            self._invalid(f"a final {status} response, to a request that asked for no upgrade")
+            return
+        names = {name for name, _ in self.headers}
+        if "transfer-encoding" in names and "content-length" in names:
+            self._invalid("both Transfer-Encoding and Content-Length in the head")
+            return
         self.state = "body"
         if needs_error_body(status, self.headers):
             self.state = "error-body"
@@ -408,6 +419,27 @@ class Exchange(Generic[S]):
         else:
             self._resume_or_fail(error)
 
+    def on_invalid(self, cause: BaseException, *, excerpt: str | None = None) -> None:
+        """The response is not valid HTTP/1.1: the HTTP library refused its head (a status line
+        or header line it cannot parse, a head past its size or field-count bound) or its body
+        framing (a bad chunk header). *cause* is what the library raised.
+
+        The server's fault, not a dropped connection: a :class:`RemoteProtocolError` ("invalid
+        HTTP/1.1 response from HOST:PORT: REASON", *cause* as ``__cause__``), never retried (a
+        ``POST`` is not sent again because the server spoke badly). When body bytes of a
+        background Responses stream came before it, the stream is resumed as after any other
+        break (the resume is a ``GET`` of the stored response, see :class:`ResumePolicy`);
+        otherwise it is raised after the events decoded before it, with the outcome
+        ``"truncated"``. After an HTTP error head, the status is reported instead (the body is
+        as complete as it got), as :meth:`on_error` does.
+        """
+        reason = innermost(cause)
+        words = getattr(reason, "message", None)  # aiohttp's, without its "400, message:"
+        if not isinstance(words, str) or not words:
+            words = str(reason) or repr(reason)
+        detail = " ".join(words.split())  # aiohttp's span several lines
+        self._invalid(scrub(detail, self.request), cause=cause, excerpt=excerpt)
+
     def fail(self, error: BaseException) -> None:
         """Stop with *error* (something the adapter found wrong that is no transport failure,
         e.g. a content coding it cannot decode), after the events already decoded. The core
@@ -420,6 +452,27 @@ class Exchange(Generic[S]):
         return self._exchange_body
 
     # -- internals --------------------------------------------------------------------------------
+
+    def _invalid(
+        self, reason: str, *, cause: BaseException | None = None, excerpt: str | None = None
+    ) -> None:
+        where = f"{self.request.host}:{self.request.port}"
+        error = RemoteProtocolError(
+            f"invalid HTTP/1.1 response from {where}: {reason}", excerpt=excerpt
+        )
+        if cause is not None:
+            clear_locals(cause)  # the library's returned frames hold the headers (the key)
+            error.__cause__ = cause
+        if self.state == "error-body":
+            self._raise_status()  # the status is the news; the body is as complete as it got
+        elif self.stream.outcome not in (None, "truncated"):
+            self.state = "finished"  # the terminal event arrived: nothing is lost
+        elif self._exchange_body:
+            # A break in the body: to the resume policy, a body that ended early.
+            self._resume_or_fail(error, broken=True)
+        else:
+            # Never retried: the server spoke badly. The truncation is no reason of its own.
+            self._give_up(error, mark=True, chain=False)
 
     def _retry(self, error: BaseException) -> bool:
         delay = self.retry_policy.delay(error, self._tries)
@@ -449,10 +502,13 @@ class Exchange(Generic[S]):
             return
         self._give_up(error)
 
-    def _resume_or_fail(self, failure: BaseException) -> None:
-        request = self.policy.next_request(self.original, self.stream, failure)
+    def _resume_or_fail(self, failure: BaseException, *, broken: bool = False) -> None:
+        # broken: *failure* is the RemoteProtocolError of a body whose framing broke, which the
+        # resume policy sees as what it is for the stream, a body that ended early.
+        seen = TruncatedStream(str(failure)) if broken else failure
+        request = self.policy.next_request(self.original, self.stream, seen)
         if request is None:
-            failure = self._id_refused(failure)
+            failure = self._id_refused(failure, seen)
         if request is not None:
             self.stream.reconnect()  # type: ignore[union-attr]  # only ResponsesStream resumes
             self.request = request
@@ -465,7 +521,7 @@ class Exchange(Generic[S]):
             failure.retries = self._tries
         self._give_up(failure)
 
-    def _id_refused(self, failure: BaseException) -> BaseException:
+    def _id_refused(self, failure: BaseException, seen: BaseException) -> BaseException:
         # A stream that would be resumed but for its server-named id (which could move the resume
         # request elsewhere, or cannot be sent): the server's fault, said as such.
         stream = self.stream
@@ -475,7 +531,7 @@ class Exchange(Generic[S]):
         if (
             rid is None
             or self.policy.max_attempts == 0
-            or not isinstance(failure, (TruncatedStream, TransportError))
+            or not isinstance(seen, (TruncatedStream, TransportError))
             or not (self.original.background or stream.background)
             or stream.last_sequence_number is None
             or stream.outcome not in (None, "truncated")
@@ -492,7 +548,7 @@ class Exchange(Generic[S]):
         error.__cause__ = failure
         return error
 
-    def _give_up(self, failure: BaseException, *, mark: bool = False) -> None:
+    def _give_up(self, failure: BaseException, *, mark: bool = False, chain: bool = True) -> None:
         if (mark or self._body_seen) and self.stream.outcome is None:
             # An earlier body was fed (a resume failed): mark the core stream truncated (outcome
             # set, snapshot intact) and chain that as the reason unless a lower one is known.
@@ -501,7 +557,7 @@ class Exchange(Generic[S]):
             except ProtocolError as exc:
                 self._pending.extend(getattr(exc, "events", ()))
                 exc.__context__ = None  # may be *failure* itself: no cycle in the chain
-                if failure.__cause__ is None:
+                if chain and failure.__cause__ is None:
                     failure.__cause__ = exc
         self._fail(failure)
 

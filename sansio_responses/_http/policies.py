@@ -81,7 +81,8 @@ class ResumePolicy:
     event; its response id is usable (1 to 1024 visible ASCII characters, not ``.`` or ``..``:
     see ``unusable_response_id`` in ``sansio_responses._http.requests``; the
     :class:`~sansio_responses.Exchange` raises a ``RemoteProtocolError`` for the others); what
-    happened is a truncated body or a :class:`TransportError`; and fewer than
+    happened is a truncated body, a body whose HTTP framing broke, or a :class:`TransportError`;
+    and fewer than
     *max_attempts* resumes in a row have failed to bring a new event. A resume that brings events
     resets that count, so a long stream survives many separate drops while a server that keeps
     failing is given up on after *max_attempts* tries.
@@ -119,7 +120,8 @@ class ResumePolicy:
 
         *request* is the original request (its base URL and headers, authorization included, are
         reused); *failure* is what ended the body: a :class:`TruncatedStream` (clean end of body
-        without a terminal event) or a :class:`TransportError`. Counts the attempt.
+        without a terminal event; the exchange also asks so for a body whose HTTP framing broke,
+        see :meth:`Exchange.on_invalid`) or a :class:`TransportError`. Counts the attempt.
         """
         if not isinstance(failure, (TruncatedStream, TransportError)):
             return None
