@@ -112,6 +112,6 @@ def test_the_shortcut_is_taken_for_a_run_of_deltas(event_type: str) -> None:
     acc.apply("response.output_item.added", {"output_index": 0, "item": {"id": "a", "type": kind}})
     locator = {"item_id": "a", "output_index": 0, "content_index": 0, "summary_index": 0}
     first = acc.apply(event_type, {"type": event_type, "delta": "ab", **locator})
-    assert acc._delta_key is not None  # pyright: ignore[reportPrivateUsage]
+    assert acc.delta_key is not None
     second = acc.apply(event_type, {"type": event_type, "delta": "cd", **locator})
     assert first is second and second is not None and second.value() == "abcd"

@@ -17,15 +17,28 @@ value is read, never from ``feed``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from .parsing import parse_json_text
 from .partial import PartialJSON
 
-__all__ = ["LazyJSON", "final_parser"]
+__all__ = ["LazyJSON", "Source", "final_parser"]
 
 #: Queued deltas are merged every run of this many (as the text builders' pieces are).
 _MERGE_EVERY = 64
+
+
+class Source(Protocol):
+    """A growing text a :class:`LazyJSON` reads from (the accumulators' ``Text`` builder)."""
+
+    @property
+    def length(self) -> int:
+        """How many characters the text has now."""
+        ...
+
+    def since(self, start: int) -> str:
+        """The characters from *start* to the end."""
+        ...
 
 
 class LazyJSON:
@@ -34,15 +47,22 @@ class LazyJSON:
     Positions are characters of the text (within one *generation*: a reset starts a new one), so
     the queue of deltas not parsed yet can be merged like the text builder's pieces: its memory
     stays near the text's own size however small the deltas are.
+
+    With a *source* (the text builder itself), nothing is pushed: each read takes the characters
+    added since the last read from the source (one call per read instead of one per delta, on a
+    path that runs for every delta of every tool call). Without one, every delta is pushed
+    (:meth:`push`).
     """
 
-    __slots__ = ("_fed", "_gen", "_parser", "_pending", "_pushed", "_small")
+    __slots__ = ("_fed", "_gen", "_parser", "_pending", "_pushed", "_small", "source")
 
-    def __init__(self) -> None:
+    def __init__(self, source: Source | None = None) -> None:
+        #: The text read from (then never pushed to), or None.
+        self.source = source
         self._parser = PartialJSON()
         self._pending: list[str] = []
         self._small = 0  # deltas queued since the last merge
-        self._pushed = 0  # characters pushed in this generation
+        self._pushed = 0  # characters pushed (or taken from the source) in this generation
         self._fed = 0  # characters the parser has consumed
         self._gen = 0  # bumped by reset(): a new text, a new parser
 
@@ -67,11 +87,13 @@ class LazyJSON:
 
     def value(self) -> Any:
         """The best partial value of everything pushed so far."""
-        return self._value_at(self._gen, self._pushed, None)
+        source = self.source
+        return self._value_at(self._gen, self._pushed if source is None else source.length, None)
 
     def reader(self, prefix: Callable[[], str]) -> Callable[[], Any]:
         """A function giving the partial value as of now (for an event's lazy ``parsed``)."""
-        gen, position = self._gen, self._pushed
+        source = self.source
+        gen, position = self._gen, self._pushed if source is None else source.length
         return lambda: self._value_at(gen, position, prefix)
 
     def at(self, position: int, prefix: Callable[[], str]) -> Any:
@@ -80,6 +102,12 @@ class LazyJSON:
 
     def _value_at(self, gen: int, position: int, prefix: Callable[[], str] | None) -> Any:
         if gen == self._gen and position >= self._fed:
+            source = self.source
+            if source is not None and position > self._pushed:
+                # The characters the source gained since the last read (it only grows within
+                # a generation: a new text is a reset).
+                self._pending.append(source.since(self._pushed))
+                self._pushed = source.length
             need = position - self._fed
             if need:
                 feed = self._parser.feed

@@ -210,47 +210,52 @@ class Text:
 
     ``json`` optionally holds a :class:`LazyJSON` that is told about every delta, for fields whose
     text is a JSON document (tool arguments, structured output).
+
+    ``pieces`` (the text, in order), ``small`` (pieces appended since the last merge) and
+    ``length`` are read and written by :class:`ResponsesStream`'s fast path, which appends a
+    delta inline the way :meth:`append` does when no merge is due and ``json`` is ``None``.
     """
 
-    __slots__ = ("_pieces", "_small", "json", "length")
+    __slots__ = ("json", "length", "pieces", "small")
 
     def __init__(self, initial: str = "") -> None:
-        self._pieces: list[str] = [initial] if initial else []
-        self._small = 0  # pieces appended since the last merge
+        self.pieces: list[str] = [initial] if initial else []
+        self.small = 0  # pieces appended since the last merge
         self.length = len(initial)
         self.json: LazyJSON | None = None
 
     def append(self, piece: str) -> None:
-        pieces = self._pieces
+        pieces = self.pieces
         pieces.append(piece)
         self.length += len(piece)
-        small = self._small + 1
+        small = self.small + 1
         if small == _MERGE_EVERY:
             # A short delta held as its own str costs ~50 bytes of object overhead; merging each
             # run of them keeps memory near the text's own size (every character is copied once
             # more: still linear).
             pieces[-_MERGE_EVERY:] = ["".join(pieces[-_MERGE_EVERY:])]
             small = 0
-        self._small = small
-        if self.json is not None:
-            self.json.push(piece)
+        self.small = small
+        json = self.json
+        if json is not None and json.source is None:
+            json.push(piece)
 
     def set(self, value: str) -> None:
-        self._pieces = [value]
-        self._small = 0
+        self.pieces = [value]
+        self.small = 0
         self.length = len(value)
         if self.json is not None:
             self.json.reset(value)
 
     def value(self) -> str:
-        pieces = self._pieces
+        pieces = self.pieces
         if len(pieces) == 1:
             return pieces[0]
         if not pieces:
             return ""
         joined = _join(pieces) if self.length >= _JOIN_IN_PLACE else "".join(pieces)
-        self._pieces = [joined]
-        self._small = 0
+        self.pieces = [joined]
+        self.small = 0
         return joined
 
     def prefix(self, n: int) -> str:
@@ -258,11 +263,29 @@ class Text:
         value = self.value()
         return value if n == len(value) else value[:n]
 
+    def since(self, start: int) -> str:
+        """The characters from *start* to the end (for a :class:`LazyJSON` reading this text):
+        only the pieces after *start* are joined, so reading after every delta stays linear."""
+        pieces = self.pieces
+        at = self.length
+        i = len(pieces)
+        while i and at > start:
+            i -= 1
+            at -= len(pieces[i])
+        if i == 0:
+            return self.value()[start:]
+        tail = pieces[i] if i == len(pieces) - 1 else "".join(pieces[i:])
+        return tail[start - at :]
+
     def __deepcopy__(self, memo: dict[int, Any]) -> Text:
         copy = Text(self.value())
-        if self.json is not None:
-            copy.json = LazyJSON()
-            copy.json.push(copy.value())
+        json = self.json
+        if json is not None:
+            if json.source is not None:
+                copy.json = LazyJSON(copy)
+            else:
+                copy.json = LazyJSON()
+                copy.json.push(copy.value())
         return copy
 
 
@@ -367,9 +390,7 @@ def _text_of(container: dict[str, Any], key: str, json: bool = False) -> Text:
         return current
     text = Text(current if type(current) is str else "")
     if json:
-        text.json = LazyJSON()
-        if text.length:
-            text.json.push(text.value())
+        text.json = LazyJSON(text)
     container[key] = text
     return text
 
@@ -438,11 +459,16 @@ class Accumulator:
         #: Track partial JSON for output_text too (structured outputs); tool arguments always are.
         self.structured_text = False
         self._last_json_text: Text | None = None
-        self._text_key: tuple[Any, Any, Any] | None = None
-        # The target of the last other delta (see apply): its locator and its Text builder.
-        self._delta_key: tuple[Any, ...] | None = None
-        self._delta_text = Text()
-        self._text_cache: tuple[dict[str, Any], Text] = ({}, Text())
+        # The caches of the delta paths, also read by ResponsesStream's fast path (which applies
+        # a delta that hits them without calling in here; see ResponsesStream._on_message).
+        # The locator of the last text delta (item_id, output_index, content_index; their wire
+        # types only), or None, and the part and Text builder it led to.
+        self.text_key: tuple[Any, Any, Any] | None = None
+        self.text_cache: tuple[dict[str, Any], Text] = ({}, Text())
+        # The target of the last other delta (see apply): its type and locator (wire types
+        # only), or None, and its Text builder.
+        self.delta_key: tuple[Any, ...] | None = None
+        self.delta_text = Text()
         #: Set when an event's item_id and output_index disagreed (see ``_item``).
         self._mismatched = False
         self._handlers: dict[str, Callable[[dict[str, Any]], Text | None]] = {
@@ -498,10 +524,10 @@ class Accumulator:
             return None
         if event_type != "response.output_text.delta":
             # Anything but a text delta may replace the item or part the cached text lives in.
-            self._text_key = None
+            self.text_key = None
         if event_type in _EXTENDERS:
             return self._extended(event_type, event, handler)
-        self._delta_key = None
+        self.delta_key = None
         result = handler(event)
         # Counted once applied: a handler notes (strict mode: raises) before it changes anything,
         # so a failed event leaves the cached snapshot valid.
@@ -533,12 +559,12 @@ class Accumulator:
         # The remembered key holds wire types only, but == also matches True or 1.0 against 1:
         # the incoming indices must be of their wire types too, or the general path decides.
         if (
-            key == self._delta_key
+            key == self.delta_key
             and (output_index is None or type(output_index) is int)
             and (content_index is None or type(content_index) is int)
             and (summary_index is None or type(summary_index) is int)
         ):
-            text = self._delta_text
+            text = self.delta_text
             delta = get("delta")
             if type(delta) is str:
                 text.append(delta)
@@ -555,10 +581,10 @@ class Accumulator:
             and (content_index is None or type(content_index) is int)
             and (summary_index is None or type(summary_index) is int)
         ):
-            self._delta_key = key
-            self._delta_text = result
+            self.delta_key = key
+            self.delta_text = result
         else:
-            self._delta_key = None
+            self.delta_key = None
         return result
 
     def output(self) -> list[Any]:
@@ -874,9 +900,9 @@ class Accumulator:
             key = (parsed.item_id, parsed.output_index, parsed.content_index)
             delta = parsed.delta
             logprobs = parsed.logprobs
-        if key == self._text_key:
+        if key == self.text_key:
             # The common case: the same part as the previous delta (nothing replaced it since).
-            part, text = self._text_cache
+            part, text = self.text_cache
         else:
             self._mismatched = False
             found = self._message_part(event, _new_output_text)
@@ -888,8 +914,8 @@ class Accumulator:
                 self._last_json_text = text
             # An event whose item_id and output_index disagree is not cached: each such event
             # is noted (item-id-mismatch), not only the first of a run.
-            self._text_key = None if self._mismatched else key
-            self._text_cache = (part, text)
+            self.text_key = None if self._mismatched else key
+            self.text_cache = (part, text)
         self.version += 1  # after _message_part, which may raise (strict mode) before any change
         if type(delta) is str:
             text.append(delta)

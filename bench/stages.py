@@ -1,0 +1,165 @@
+"""Where the time of a Responses stream goes, stage by stage (issue 21's breakdown).
+
+Usage, from the repository root::
+
+    .venv/bin/python bench/stages.py                          # text, N=20k, 4 KiB chunks
+    .venv/bin/python bench/stages.py --scenario function_call --chunk 64 --runs 9
+
+Each stage adds one layer to the one before, on the same bytes, chunked the same way, timed
+interleaved (A B C ... A B C ...) with this process's CPU time (``time.process_time``: on a
+shared machine it leaves out the waits for a core), median of ``--runs``; µs per wire event and
+the ratio to the orjson floor (``bench/run.py``'s ``floor``: cut on blank lines, ``orjson.loads``
+each payload):
+
+``frame``       the SSE decoder alone (``SSEDecoder.feed_raw``, data kept as bytes, as the stream
+                keeps them for orjson);
+``+json``       and ``orjson.loads`` of each payload;
+``+typed``      and the typed event of each (``parse_event``);
+``final``       ``ResponsesStream(events=False)`` then ``snapshot()`` (framing, JSON,
+                validation, accumulation; no typed deltas where it can skip them);
+``events``      ``ResponsesStream()`` (events and ``snapshot()``): the whole typed path.
+
+``--json stdlib`` uses the standard library's JSON instead (``json.loads`` in the stages,
+``json_loads=json.loads`` for the stream).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import statistics
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+try:
+    from bench import generate as gen
+except ImportError:  # run as a script
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from bench import generate as gen
+
+import orjson
+
+from sansio_responses import ResponsesStream, SSEDecoder
+from sansio_responses._responses.events import parse_event
+
+__all__ = ["main", "stages"]
+
+Chunks = Callable[[], Iterator[bytes]]
+
+
+def _floor(chunks: Chunks) -> None:
+    loads = orjson.loads
+    buf = bytearray()
+    for chunk in chunks():
+        old = len(buf)
+        buf += chunk
+        end = buf.rfind(b"\n\n", max(old - 1, 0))
+        if end < 0:
+            continue
+        for block in bytes(buf[:end]).split(b"\n\n"):
+            for line in block.split(b"\n"):
+                if line.startswith(b"data:"):
+                    payload = line[6:] if line[5:6] == b" " else line[5:]
+                    if payload != b"[DONE]":
+                        loads(payload)
+        del buf[: end + 2]
+
+
+def _frame(
+    keep_bytes: bool, loads: Callable[[Any], Any] | None, typed: bool
+) -> Callable[[Chunks], None]:
+    def run(chunks: Chunks) -> None:
+        decoder = SSEDecoder()
+        decoder._keep_bytes = keep_bytes  # pyright: ignore[reportPrivateUsage]
+        for chunk in chunks():
+            for _etype, data, _offset in decoder.feed_raw(chunk):
+                if loads is not None:
+                    obj = loads(data)
+                    if typed:
+                        parse_event(obj)
+
+    return run
+
+
+def _stream(events: bool, json_loads: Any) -> Callable[[Chunks], None]:
+    options: dict[str, Any] = {"events": events}
+    if json_loads is not None:
+        options["json_loads"] = json_loads
+
+    def run(chunks: Chunks) -> None:
+        s = ResponsesStream(**options)
+        for chunk in chunks():
+            for _event in s.feed(chunk):
+                pass
+        s.close()
+        s.snapshot()
+
+    return run
+
+
+def stages(json_kind: str) -> dict[str, Callable[[Chunks], None]]:
+    """The stages by name, for the decoder *json_kind* (``orjson`` or ``stdlib``)."""
+    if json_kind == "orjson":
+        keep, loads, stream_loads = True, orjson.loads, None
+    else:
+        keep, loads, stream_loads = False, json.loads, json.loads
+    return {
+        "floor": _floor,
+        "frame": _frame(keep, None, False),
+        "+json": _frame(keep, loads, False),
+        "+typed": _frame(keep, loads, True),
+        "final": _stream(False, stream_loads),
+        "events": _stream(True, stream_loads),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print the stage table for one generated stream."""
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    p.add_argument("--scenario", default="text")
+    p.add_argument("--n", type=int, default=20_000)
+    p.add_argument("--chunk", type=int, default=4096)
+    p.add_argument("--runs", type=int, default=7)
+    p.add_argument("--json", choices=("orjson", "stdlib"), default="orjson")
+    p.add_argument("--stages", default=None, help="comma-separated subset")
+    args = p.parse_args(argv)
+    stream = gen.generate(args.scenario, args.n)
+    data = stream.data
+    size = args.chunk
+
+    def chunks() -> Iterator[bytes]:
+        return (data[i : i + size] for i in range(0, len(data), size))
+
+    table = stages(args.json)
+    if args.stages:
+        table = {k: v for k, v in table.items() if k in args.stages.split(",") or k == "floor"}
+    for fn in table.values():  # warm-up
+        fn(chunks)
+    gc.collect()
+    gc.freeze()
+    times: dict[str, list[float]] = {name: [] for name in table}
+    for _ in range(args.runs):
+        for name, fn in table.items():
+            gc.collect()
+            start = time.process_time()
+            fn(chunks)
+            times[name].append(time.process_time() - start)
+    events = stream.events
+    floor = statistics.median(times["floor"])
+    print(
+        f"{args.scenario} N={args.n} chunk={size} json={args.json} runs={args.runs} "
+        f"({events} wire events; CPU time, medians)"
+    )
+    print(f"{'stage':<8} {'us/event':>9} {'x floor':>8}")
+    for name, values in times.items():
+        median = statistics.median(values)
+        print(f"{name:<8} {median / events * 1e6:9.2f} {median / floor:8.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
