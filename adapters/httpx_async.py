@@ -102,6 +102,9 @@ class _Decoded:
 
 
 def _body(response: httpx.Response) -> AsyncIterator[bytes]:
+    codings = response.headers.get_list("content-encoding", split_commas=True)
+    if all(c.strip().lower() in ("", "identity") for c in codings):
+        return response.aiter_raw()  # nothing to undo: one layer less per read
     decoder = getattr(response, "_get_content_decoder", None)  # see _Decoded
     if not callable(decoder):
         return response.aiter_bytes()

@@ -143,7 +143,7 @@ class WebSocketConnection:
             with anyio.fail_after(_seconds(self._limit(self._idle_timeout))):
                 data = await self._sock.receive(READ_SIZE)
         except TimeoutError:
-            await self.aclose()
+            await self._shutdown()  # the timeout ends the connection: nothing was cancelled
             if self._deadline is not None and anyio.current_time() >= self._deadline:
                 raise self._total_error() from None
             raise sr.failure("idle", self._request, timeout=self._idle_timeout) from None
@@ -247,7 +247,16 @@ class WebSocketConnection:
         await self.aclose()
 
     async def aclose(self) -> None:
-        """Close the socket (a normal close frame first when it is open)."""
+        """Close the socket (a normal close frame first when it is open; idempotent, and works
+        inside a cancelled scope). Responses still in flight get the outcome ``"cancelled"``
+        (:meth:`ResponsesConnection.cancel <sansio_responses.ResponsesConnection.cancel>`), as
+        when an HTTP adapter's block is left early, unless the connection had already ended: a
+        timeout, a drop that was not reopened, or a server error that broke the protocol."""
+        if not self._closed and self.protocol.error is None:
+            self.protocol.cancel()
+        await self._shutdown()
+
+    async def _shutdown(self) -> None:
         self._closed = True
         if self._sock is not None and self._framing is not None:
             with contextlib.suppress(Exception), anyio.move_on_after(1):
@@ -282,18 +291,20 @@ async def open_connection(
     *connection_options* go to :class:`~sansio_responses.ResponsesConnection` (``strict``,
     ``max_message_size``, ``text_format``, ...). The socket is closed on leaving the block.
 
+    The timeouts follow the HTTP adapters' rule (:func:`sansio_responses.check_timeout`):
+    ``None``, ``inf`` or more than ``sr.MAX_TIMEOUT`` seconds mean no limit. Leaving the block
+    early (a ``break``, an exception, a cancelled scope or task) gives the responses still in
+    flight the outcome ``"cancelled"``.
+
     Raises:
         ConnectError: no connection, a TLS failure or a refused upgrade (``ConnectTimeout`` past
             *connect_timeout*).
-        ValueError: a timeout that is not > 0 or ``None``.
+        ValueError: an unusable timeout (0, negative, NaN, a ``bool``, not a number), before
+            anything is sent.
     """
-    for name, value in (
-        ("connect_timeout", connect_timeout),
-        ("idle_timeout", idle_timeout),
-        ("total_timeout", total_timeout),
-    ):
-        if value is not None and not value > 0:
-            raise ValueError(f"{name} must be > 0 or None, got {value!r}")
+    connect_timeout = sr.check_timeout("connect_timeout", connect_timeout)
+    idle_timeout = sr.check_timeout("idle_timeout", idle_timeout)
+    total_timeout = sr.check_timeout("total_timeout", total_timeout)
     protocol = ResponsesConnection(
         reconnect_policy=reconnect_policy, max_queue_bytes=max_queue_bytes, **connection_options
     )

@@ -118,7 +118,7 @@ class BlockingWebSocketConnection:
             self._sock.settimeout(self._limit(self._idle_timeout))
             data = self._sock.recv(READ_SIZE)
         except TimeoutError:
-            self.close()
+            self._shutdown()  # the timeout ends the connection: nothing was cancelled
             if self._deadline is not None and time.monotonic() >= self._deadline:
                 raise self._total_error() from None
             raise sr.failure("idle", self._request, timeout=self._idle_timeout) from None
@@ -216,7 +216,14 @@ class BlockingWebSocketConnection:
         self.close()
 
     def close(self) -> None:
-        """Close the socket (a normal close frame first when it is open)."""
+        """Close the socket (a normal close frame first when it is open; idempotent).
+        Responses still in flight get the outcome ``"cancelled"``, unless the connection had
+        already ended (see ``WebSocketConnection.aclose`` in the ``websocket`` module)."""
+        if not self._closed and self.protocol.error is None:
+            self.protocol.cancel()
+        self._shutdown()
+
+    def _shutdown(self) -> None:
         self._closed = True
         if self._sock is not None and self._framing is not None:
             with contextlib.suppress(OSError):
@@ -243,15 +250,12 @@ def connect(
 ) -> Generator[BlockingWebSocketConnection, None, None]:
     """Open the Responses WebSocket at ``{base_url}/responses`` for the ``with`` block (blocking).
 
-    Arguments as :func:`sansio_responses.adapters.websocket.open_connection`.
+    Arguments, timeouts and the ``"cancelled"`` outcome as
+    :func:`sansio_responses.adapters.websocket.open_connection`.
     """
-    for name, value in (
-        ("connect_timeout", connect_timeout),
-        ("idle_timeout", idle_timeout),
-        ("total_timeout", total_timeout),
-    ):
-        if value is not None and not value > 0:
-            raise ValueError(f"{name} must be > 0 or None, got {value!r}")
+    connect_timeout = sr.check_timeout("connect_timeout", connect_timeout)
+    idle_timeout = sr.check_timeout("idle_timeout", idle_timeout)
+    total_timeout = sr.check_timeout("total_timeout", total_timeout)
     protocol = ResponsesConnection(
         reconnect_policy=reconnect_policy, max_queue_bytes=max_queue_bytes, **connection_options
     )

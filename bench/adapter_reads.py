@@ -46,6 +46,9 @@ from adapters import socket as socket_adapter
 from adapters import trio as trio_adapter
 from sansio_responses.testing import Script, StreamBuilder, serve
 
+TOTAL = 300.0
+"""The ``+total`` ways' total_timeout: nearer than the default idle timeout (600 s)."""
+
 Request = sr.Request[sr.ResponsesStream]
 Outcome = tuple[int, int, float]  # events, reads (0: not counted), CPU seconds
 
@@ -109,21 +112,23 @@ async def bare_aiohttp(request: Request) -> Outcome:
 # --- the adapters ------------------------------------------------------------------------------
 
 
-def _blocking(open_stream: Callable[..., Any]) -> Callable[[Request], Outcome]:
+def _blocking(open_stream: Callable[..., Any], **options: Any) -> Callable[[Request], Outcome]:
     def run(request: Request) -> Outcome:
         start = time.process_time()
-        with open_stream(request) as events:
+        with open_stream(request, **options) as events:
             count = sum(1 for _ in events)
         return count, 0, time.process_time() - start
 
     return run
 
 
-def _async(open_stream: Callable[..., Any]) -> Callable[[Request], Awaitable[Outcome]]:
+def _async(
+    open_stream: Callable[..., Any], **options: Any
+) -> Callable[[Request], Awaitable[Outcome]]:
     async def run(request: Request) -> Outcome:
         start = time.process_time()
         count = 0
-        async with open_stream(request) as events:
+        async with open_stream(request, **options) as events:
             async for _ in events:
                 count += 1
         return count, 0, time.process_time() - start
@@ -151,6 +156,15 @@ def ways() -> dict[str, Callable[[Request], Outcome]]:
         "trio": lambda request: trio.run(_async(trio_adapter.open_stream), request),
         "bare-aiohttp": on_asyncio(bare_aiohttp),
         "aiohttp": on_asyncio(_async(aiohttp_adapter.open_stream)),
+        # With a total deadline nearer than the idle timeout, every wait is bounded by it.
+        "httpx+total": _blocking(httpx_sync.open_stream, total_timeout=TOTAL),
+        "socket+total": _blocking(socket_adapter.open_stream, total_timeout=TOTAL),
+        "httpx_async+total": on_asyncio(_async(httpx_async.open_stream, total_timeout=TOTAL)),
+        "httpx_async-trio+total": on_trio(_async(httpx_async.open_stream, total_timeout=TOTAL)),
+        "trio+total": lambda request: trio.run(
+            _async(trio_adapter.open_stream, total_timeout=TOTAL), request
+        ),
+        "aiohttp+total": on_asyncio(_async(aiohttp_adapter.open_stream, total_timeout=TOTAL)),
     }
 
 

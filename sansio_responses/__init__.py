@@ -72,7 +72,9 @@ if TYPE_CHECKING:  # the public names (see above); at run time they load lazily
     from ._http.exchange import (
         DEFAULT_CONNECT_TIMEOUT as DEFAULT_CONNECT_TIMEOUT,
         DEFAULT_IDLE_TIMEOUT as DEFAULT_IDLE_TIMEOUT,
+        MAX_TIMEOUT as MAX_TIMEOUT,
         Exchange as Exchange,
+        check_timeout as check_timeout,
         new_stream as new_stream,
         send_headers as send_headers,
     )

@@ -343,3 +343,101 @@ def test_the_latency_bench_runs() -> None:
         "HTTP aiohttp (keep-alive)",
         "HTTP aiohttp (new connection)",
     ]
+
+
+# --- leaving the block early: "cancelled", as on the HTTP adapters; one timeout rule -------------
+
+
+def _stalled() -> Script:
+    # Five events (the first delta last), then silence: a response still in flight.
+    return Script(
+        StreamBuilder().text("a b c d", 4).completed(), stall_after_events=5, stall_seconds=30
+    )
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("how", ["break", "raise", "cancel scope"])
+def test_leaving_early_cancels_what_is_in_flight(
+    server: ResponsesServer,  # noqa: F811
+    backend: str,
+    how: str,
+) -> None:
+    # Before: the in-flight stream kept the outcome None (still running) after the block.
+    server.enqueue(Script(StreamBuilder().text("done").completed()), _stalled())
+    streams: dict[str, sr.ResponsesStream] = {}
+
+    async def main() -> None:
+        with anyio.CancelScope() as scope:
+            async with open_connection(base_url=server.base_url, api_key=API_KEY) as conn:
+                streams["done"] = await conn.send_create({"model": "m"}, stream_id="done")
+                async for event in conn:
+                    if event.type == "response.completed":
+                        streams["open"] = await conn.send_create({"model": "m"}, stream_id="open")
+                    elif event.type == "response.output_text.delta" and "open" in streams:
+                        if how == "break":
+                            break
+                        if how == "raise":
+                            raise KeyError(how)
+                        scope.cancel()
+                        await anyio.sleep(0)  # a checkpoint: the cancellation lands here
+
+    if how == "raise":
+        with pytest.raises(KeyError):
+            anyio.run(main, backend=backend)
+    else:
+        anyio.run(main, backend=backend)
+    assert streams["done"].outcome == "completed"
+    assert streams["open"].outcome == "cancelled"
+    assert text_of(streams["open"]) == "a "  # the snapshot as far as it got
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_timeout_is_no_cancellation(server: ResponsesServer, backend: str) -> None:  # noqa: F811
+    server.enqueue(_stalled())
+    streams: list[sr.ResponsesStream] = []
+
+    async def main() -> None:
+        async with open_connection(
+            base_url=server.base_url, api_key=API_KEY, idle_timeout=0.3
+        ) as conn:
+            streams.append(await conn.send_create({"model": "m"}))
+            await drain(conn)
+
+    with pytest.raises(sr.IdleTimeout):
+        anyio.run(main, backend=backend)
+    assert streams[0].outcome is None  # as before: the timeout, not the consumer, ended it
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("name", ["connect_timeout", "idle_timeout", "total_timeout"])
+@pytest.mark.parametrize("value", [True, False, 0, -1, float("nan"), "5"])
+def test_an_unusable_timeout_is_refused_before_connecting(
+    server: ResponsesServer,  # noqa: F811
+    backend: str,
+    name: str,
+    value: Any,
+) -> None:
+    # Before: a bool passed (True as 1 s); a string raised TypeError.
+    with pytest.raises(ValueError, match=name):
+        run(backend, server, drain, **{name: value})
+    assert server.requests == []  # nothing was sent
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("value", [float("inf"), sr.MAX_TIMEOUT * 2, 10**400])
+def test_inf_and_huge_timeouts_mean_no_limit(
+    server: ResponsesServer,  # noqa: F811
+    backend: str,
+    value: Any,
+) -> None:
+    # Before: above about 1e9 s a deadline overflowed on some paths; now, as on the HTTP
+    # adapters, it means no limit.
+    server.enqueue(Script(StreamBuilder().text("ok").completed()))
+
+    async def body(conn: WebSocketConnection) -> str | None:
+        stream = await conn.send_create({"model": "m"})
+        await drain(conn)
+        return text_of(stream)
+
+    options = {"connect_timeout": value, "idle_timeout": value, "total_timeout": value}
+    assert run(backend, server, body, **options) == "ok"

@@ -3,8 +3,10 @@ test server's WebSocket mode: the async adapter's cases that differ in I/O only.
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import ssl
+from typing import Any
 
 import pytest
 import trustme
@@ -99,3 +101,62 @@ def test_connect_timeout_covers_the_upgrade() -> None:
             connect(base_url=base, api_key=API_KEY, connect_timeout=0.3),
         ):
             pass
+
+
+# --- leaving the block early: "cancelled", as on the HTTP adapters; one timeout rule -------------
+
+
+@pytest.mark.parametrize("how", ["break", "raise"])
+def test_leaving_early_cancels_what_is_in_flight(server: ResponsesServer, how: str) -> None:  # noqa: F811
+    # Before: the in-flight stream kept the outcome None (still running) after the block.
+    server.enqueue(
+        Script(
+            StreamBuilder().text("a b c d", 4).completed(), stall_after_events=5, stall_seconds=30
+        )
+    )
+    with contextlib.suppress(KeyError), connect(base_url=server.base_url, api_key=API_KEY) as conn:
+        stream = conn.send_create({"model": "m"})
+        for event in conn:
+            if event.type == "response.output_text.delta":
+                if how == "raise":
+                    raise KeyError(how)
+                break
+    assert stream.outcome == "cancelled" and text_of(stream) == "a "
+
+
+def test_a_timeout_is_no_cancellation(server: ResponsesServer) -> None:  # noqa: F811
+    server.enqueue(
+        Script(
+            StreamBuilder().text("a b c d", 4).completed(), stall_after_events=5, stall_seconds=30
+        )
+    )
+    with (
+        pytest.raises(sr.IdleTimeout),
+        connect(base_url=server.base_url, api_key=API_KEY, idle_timeout=0.3) as conn,
+    ):
+        stream = conn.send_create({"model": "m"})
+        list(conn)
+    assert stream.outcome is None  # as before: the timeout, not the consumer, ended it
+
+
+@pytest.mark.parametrize("name", ["connect_timeout", "idle_timeout", "total_timeout"])
+@pytest.mark.parametrize("value", [True, 0, -1, float("nan"), "5"])
+def test_an_unusable_timeout_is_refused_before_connecting(
+    server: ResponsesServer,  # noqa: F811
+    name: str,
+    value: Any,
+) -> None:
+    with pytest.raises(ValueError, match=name), connect(base_url=server.base_url, **{name: value}):
+        pass
+    assert server.requests == []
+
+
+@pytest.mark.parametrize("value", [float("inf"), sr.MAX_TIMEOUT * 2, 10**400])
+def test_inf_and_huge_timeouts_mean_no_limit(server: ResponsesServer, value: Any) -> None:  # noqa: F811
+    # Before: socket.settimeout(1e10) raised OverflowError.
+    server.enqueue(Script(StreamBuilder().text("ok").completed()))
+    options = {"connect_timeout": value, "idle_timeout": value, "total_timeout": value}
+    with connect(base_url=server.base_url, api_key=API_KEY, **options) as conn:
+        stream = conn.send_create({"model": "m"})
+        list(conn)
+    assert text_of(stream) == "ok"

@@ -306,6 +306,27 @@ def test_connection_lost_truncates_what_was_in_flight_and_keeps_the_queue() -> N
     assert conn.connection_made() == [queued] and len(conn.queue) == 0
 
 
+def test_cancel_marks_what_is_in_flight_cancelled_and_leaves_the_rest() -> None:
+    conn = sr.ResponsesConnection()
+    conn.create({"model": "m"}, stream_id="a")
+    conn.create({"model": "m"}, stream_id="b")
+    conn.create({"model": "m"}, stream_id="c")  # requested, nothing received yet
+    feed(conn, on_lane(StreamBuilder(response_id="ra").text("done").completed().events(), "a"))
+    feed(conn, on_lane(StreamBuilder(response_id="rb").text("half", 2).events()[:5], "b"))
+    conn.steer("rb", "x")
+    cancelled = conn.cancel()
+    assert cancelled == [conn.stream("b"), conn.stream("c")]
+    assert [s.outcome for s in cancelled] == ["cancelled", "cancelled"]
+    assert conn.stream("b").snapshot().output_text == "ha"  # snapshot intact
+    assert conn.stream("a").outcome == "completed"  # a finished response is untouched
+    assert not conn.expecting()  # nothing in flight, no steering awaited
+    assert conn.cancel() == []  # idempotent
+    lost = sr.ResponsesConnection()
+    lost.create({"model": "m"})
+    lost.connection_lost()
+    assert lost.cancel() == [] and lost.stream().outcome == "truncated"  # ended by the drop
+
+
 def test_reconnect_policy_is_the_sdks() -> None:
     policy = sr.ReconnectPolicy(rand=lambda: 0.0)
     assert [policy.delay(1006, n) for n in range(6)] == [0.5, 1.0, 2.0, 4.0, 8.0, None]

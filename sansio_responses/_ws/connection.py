@@ -532,6 +532,25 @@ class ResponsesConnection:
         self._received = 0
         return lost
 
+    def cancel(self) -> list[ResponsesStream]:
+        """The consumer stopped before what was in flight finished (the adapter's block was left
+        early: a ``break``, an exception, a cancelled scope or task, or ``close()``): each
+        response in flight gets the outcome ``"cancelled"`` (snapshot intact), as the stream of
+        an HTTP adapter does (:meth:`Exchange.cancel <sansio_responses.Exchange.cancel>`), and
+        steering not yet answered is dropped. Returns those streams; a finished response, or one
+        already ended by :meth:`connection_lost`, is left as it is. Idempotent.
+        """
+        cancelled: list[ResponsesStream] = []
+        for lane in self._lanes.values():
+            current = lane.current
+            if current is not None and current.outcome is None:
+                current.outcome = "cancelled"
+                cancelled.append(current)
+            lane.requested = False
+            lane.pending = None
+        self._steers.clear()
+        return cancelled
+
     def reconnect_delay(self, close_code: int | None = None) -> float | None:
         """Seconds to wait before the next reconnect attempt, or ``None`` to give up.
 
