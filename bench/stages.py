@@ -20,7 +20,14 @@ each payload):
 ``events``      ``ResponsesStream()`` (events and ``snapshot()``): the whole typed path.
 
 ``--json stdlib`` uses the standard library's JSON instead (``json.loads`` in the stages,
-``json_loads=json.loads`` for the stream).
+``json_loads=json.loads`` for the stream), and adds ``httpx-sse`` (``bench/run.py``'s peer:
+httpx-sse's ``EventSource`` plus ``json.loads`` of each payload), the untyped peer of issue 21.
+
+``--deltas-only`` drops the events after the deltas that repeat what they built (the ``.done``,
+``content_part.done``, ``output_item.done`` and terminal events) and renumbers the others: the
+delta half of a stream. The stream stages then stop after the last chunk (no ``close()``, which
+would find the stream truncated, and no ``snapshot()``, which would be built from the deltas
+instead of taken from the terminal event).
 """
 
 from __future__ import annotations
@@ -85,7 +92,40 @@ def _frame(
     return run
 
 
-def _stream(events: bool, json_loads: Any) -> Callable[[Chunks], None]:
+def _httpx_sse(chunks: Chunks) -> None:
+    import httpx
+    import httpx_sse
+
+    loads = json.loads
+    response = httpx.Response(200, headers={"content-type": "text/event-stream"}, content=chunks())
+    for sse in httpx_sse.EventSource(response).iter_sse():
+        if sse.data != "[DONE]":
+            loads(sse.data)
+
+
+def deltas_only(data: bytes) -> bytes:
+    """*data* without the events that end what deltas built (``.done`` and terminal events),
+    the others renumbered (``sequence_number`` without gaps, as a real stream has)."""
+    kept = []
+    number = 0
+    for block in data.split(b"\n\n"):
+        head, _, payload = block.partition(b"data: ")
+        if not payload.startswith(b"{"):
+            kept.append(block)
+            continue
+        event = json.loads(payload)
+        kind = event.get("type", "")
+        if kind.endswith(".done") or kind in ("response.completed", "response.incomplete"):
+            continue
+        if "sequence_number" in event:
+            event["sequence_number"] = number
+            number += 1
+        body = json.dumps(event, ensure_ascii=False, separators=(",", ":")).encode()
+        kept.append(head + b"data: " + body)
+    return b"\n\n".join(kept)
+
+
+def _stream(events: bool, json_loads: Any, snapshot: bool) -> Callable[[Chunks], None]:
     options: dict[str, Any] = {"events": events}
     if json_loads is not None:
         options["json_loads"] = json_loads
@@ -95,25 +135,29 @@ def _stream(events: bool, json_loads: Any) -> Callable[[Chunks], None]:
         for chunk in chunks():
             for _event in s.feed(chunk):
                 pass
-        s.close()
-        s.snapshot()
+        if snapshot:
+            s.close()
+            s.snapshot()
 
     return run
 
 
-def stages(json_kind: str) -> dict[str, Callable[[Chunks], None]]:
-    """The stages by name, for the decoder *json_kind* (``orjson`` or ``stdlib``)."""
+def stages(json_kind: str, snapshot: bool = True) -> dict[str, Callable[[Chunks], None]]:
+    """The stages by name, for the decoder *json_kind* (``orjson`` or ``stdlib``); without
+    *snapshot*, the streams are neither closed nor asked for their snapshot."""
     if json_kind == "orjson":
         keep, loads, stream_loads = True, orjson.loads, None
     else:
         keep, loads, stream_loads = False, json.loads, json.loads
+    peer = {} if json_kind == "orjson" else {"httpx-sse": _httpx_sse}
     return {
+        **peer,
         "floor": _floor,
         "frame": _frame(keep, None, False),
         "+json": _frame(keep, loads, False),
         "+typed": _frame(keep, loads, True),
-        "final": _stream(False, stream_loads),
-        "events": _stream(True, stream_loads),
+        "final": _stream(False, stream_loads, snapshot),
+        "events": _stream(True, stream_loads, snapshot),
     }
 
 
@@ -126,17 +170,20 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--runs", type=int, default=7)
     p.add_argument("--json", choices=("orjson", "stdlib"), default="orjson")
     p.add_argument("--stages", default=None, help="comma-separated subset")
+    p.add_argument("--deltas-only", action="store_true", help="drop the .done/terminal events")
     args = p.parse_args(argv)
     stream = gen.generate(args.scenario, args.n)
-    data = stream.data
+    data = deltas_only(stream.data) if args.deltas_only else stream.data
+    events = data.count(b"\ndata: {") + data.startswith(b"data: {")
     size = args.chunk
 
     def chunks() -> Iterator[bytes]:
         return (data[i : i + size] for i in range(0, len(data), size))
 
-    table = stages(args.json)
+    table = stages(args.json, snapshot=not args.deltas_only)
     if args.stages:
-        table = {k: v for k, v in table.items() if k in args.stages.split(",") or k == "floor"}
+        keep = {*args.stages.split(","), "floor", "httpx-sse"}
+        table = {k: v for k, v in table.items() if k in keep}
     for fn in table.values():  # warm-up
         fn(chunks)
     gc.collect()
@@ -148,16 +195,18 @@ def main(argv: list[str] | None = None) -> int:
             start = time.process_time()
             fn(chunks)
             times[name].append(time.process_time() - start)
-    events = stream.events
     floor = statistics.median(times["floor"])
+    half = " deltas-only" if args.deltas_only else ""
     print(
-        f"{args.scenario} N={args.n} chunk={size} json={args.json} runs={args.runs} "
+        f"{args.scenario}{half} N={args.n} chunk={size} json={args.json} runs={args.runs} "
         f"({events} wire events; CPU time, medians)"
     )
-    print(f"{'stage':<8} {'us/event':>9} {'x floor':>8}")
+    peer = statistics.median(times["httpx-sse"]) if "httpx-sse" in times else None
+    print(f"{'stage':<9} {'us/event':>9} {'x floor':>8}" + ("  x httpx-sse" if peer else ""))
     for name, values in times.items():
         median = statistics.median(values)
-        print(f"{name:<8} {median / events * 1e6:9.2f} {median / floor:8.2f}")
+        line = f"{name:<9} {median / events * 1e6:9.2f} {median / floor:8.2f}"
+        print(line + (f" {median / peer:12.2f}" if peer else ""))
     return 0
 
 

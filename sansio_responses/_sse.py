@@ -47,6 +47,8 @@ _MAX_RETRY_DIGITS = 10
 _COMPACT_EVERY = 64 * 1024
 # Event types are few and repeated: cache their decoded (and thus shared) strings, bounded.
 _TYPE_CACHE_SIZE = 256
+# The most bytes of an unfinished block kept as received (see SSEDecoder._held).
+_HOLD_MAX = 8 * 1024
 
 
 @attrs.frozen
@@ -155,6 +157,8 @@ class SSEDecoder:
         "_first_check",
         "_head",
         "_heads",
+        "_held",
+        "_hold_max",
         "_id_buf",
         "_in_comment",
         "_keep_bytes",
@@ -187,6 +191,17 @@ class SSEDecoder:
         self._limit = sys.maxsize if max_event_size is None else max_event_size
         # The open (unterminated) line, unless it is a comment, which is never buffered.
         self._line = bytearray()
+        # The start of a block begun in an earlier chunk, kept as received instead of fed to
+        # the line machine, when it is an "event: " line and the start of a "data: " line (or
+        # that line's start alone), without CR, shorter than _HOLD_MAX and the limit: what the
+        # OpenAI API sends, cut by a chunk boundary. The chunk that ends it is read as if the
+        # held bytes began it, so the whole block takes the block fast path (_blocks) instead
+        # of the line machine. Holding them changes nothing observable: such lines only set the
+        # block's own buffers, and the bytes held count at least what the limit counts.
+        # None when nothing is held; the open line, comment state and block buffers are then
+        # empty (the block starts at _line_start).
+        self._held: bytearray | None = None
+        self._hold_max = min(self._limit, _HOLD_MAX)
         self._in_comment = False
         # Absolute offset where the open line starts.
         self._line_start = 0
@@ -257,6 +272,13 @@ class SSEDecoder:
         # (Integer needles: `b"\n" in data` is several times slower in CPython.)
         if not self._slow and type(data) is bytes and _LF not in data and _CR not in data:
             n = len(data)
+            held = self._held
+            if held is not None:
+                if len(held) + n > self._hold_max:
+                    return self._feed(data, False)
+                self.offset += n
+                held += data
+                return []
             if self._in_comment:
                 self.offset += n
                 return []
@@ -284,6 +306,8 @@ class SSEDecoder:
         if self.closed:
             return []
         self.closed = self._slow = True
+        if self._held is not None:
+            self._absorb_held()
         # Build the discarded event as if a line end and a blank line had arrived, then restore
         # the stream-wide state the spec leaves untouched (the pending lines are discarded).
         if self._head is not None:
@@ -333,6 +357,7 @@ class SSEDecoder:
         # on the error, still refer to these buffers (up to max_event_size bytes).
         self._line.clear()
         self._data.clear()
+        self._held = None
         self._slow = True
         if out:
             self._pending_error = error
@@ -378,6 +403,12 @@ class SSEDecoder:
             n = len(data)
             if not n:
                 return []
+        held = self._held
+        if held is not None:
+            # Read the chunk as if the held start of its block began it (see _held).
+            self._held = None
+            data = bytes(held) + data
+            n = len(data)
         base = self.offset - n  # absolute offset of data[0]
         i = 0
         if self._skip_lf:
@@ -465,6 +496,21 @@ class SSEDecoder:
             else:
                 self._line = bytearray(memoryview(data)[last + 1 :])
         return out
+
+    def _absorb_held(self) -> None:
+        """Give the held start of a block (see _held) to the line machine, as if it had been
+        read when it arrived: its complete lines (an event line) are interpreted and the rest is
+        the open line."""
+        held = self._held
+        self._held = None
+        assert held is not None
+        lf = held.rfind(_LF)
+        if lf >= 0:
+            # An "event: " line only sets the block's buffers: nothing is dispatched or raised.
+            self._lines(bytes(held[:lf]).split(b"\n"), repeat(1), self._line_start, True, [])
+            self._line_start += lf + 1
+            del held[: lf + 1]
+        self._line = held
 
     def _end_comment(self, start: int, full: bool, out: list[Any]) -> None:
         """Count (and report, for feed_raw) a comment line begun at *start* in an earlier chunk."""
@@ -572,6 +618,13 @@ class SSEDecoder:
         # The tail opens the next block: its complete lines (if any) take the line machine.
         self._line_start = pos
         if not tail:
+            return out
+        if (
+            len(tail) <= self._hold_max
+            and (tail.startswith(b"event: ") or tail.startswith(b"data: "))
+            and tail.count(_LF) <= 1
+        ):
+            self._held = bytearray(tail)  # see _held: the chunk is LF-only (no CR)
             return out
         lf = tail.rfind(_LF)
         if lf >= 0:

@@ -478,12 +478,11 @@ class ResponsesStream(ResumableStream):
         if self._closed or self._error is not None or isinstance(data, str):
             return super().feed(data)  # which raises the error of each case
         out: list[Any] = []
-        # EventStreamBase.feed with the bulk of every stream handled inline: a text delta that
-        # continues the part of the previous one, in sequence, with nothing to note or refuse
-        # (no diagnostic, no locating: the accumulator's cache of the part), short enough not to
-        # need the depth check. Everything else takes _on_decoded, the general path, which
-        # gives the same events, state and diagnostics (property-tested in
-        # tests/test_fast_deltas.py).
+        # EventStreamBase.feed with the bulk of every stream handled inline: a delta that
+        # continues the target of the previous one, in sequence, with nothing to note or refuse
+        # (no diagnostic, no locating: the accumulator's caches of the target). Everything else
+        # takes the general path (_on_decoded, _on_object), which gives the same events, state
+        # and diagnostics (property-tested in tests/test_fast_deltas.py).
         scan = self._scan
         loads = self._fast_loads
         deep = self._deep_len
@@ -513,7 +512,12 @@ class ResponsesStream(ResumableStream):
                                 obj = loads(payload)  # its error
                     except (ValueError, RecursionError, StopIteration):
                         obj = None
-                    if running and type(obj) is dict and len(payload) <= deep:
+                    if type(obj) is dict and running:
+                        if len(payload) > deep:  # as _on_decoded does, first
+                            self._check_depth(obj, payload, offset)
+                            checked = True
+                        else:
+                            checked = False
                         kind = obj.get("type")
                         if kind == "response.output_text.delta":
                             try:
@@ -626,6 +630,12 @@ class ResponsesStream(ResumableStream):
                                     event.__class__ = cls
                                     out.append(event)
                                 continue
+                        if checked:  # the general path, minus the depth check just made
+                            self._on_object(obj, payload, event_type, offset, out)
+                            tracker = self._seq
+                            acc = self._acc
+                            running = self.outcome is None and self._applied_any
+                            continue
                 self._on_decoded(obj, event_type, payload, offset, out)
                 tracker = self._seq
                 acc = self._acc
