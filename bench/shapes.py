@@ -57,6 +57,8 @@ SHAPES: tuple[tuple[str, int], ...] = (
     ("reasoning", 20_000),
     ("image", 1_000_000),
     ("chat_text", 20_000),
+    ("chat_tools", 20_000),
+    ("chat_azure", 20_000),
     ("chat_logprobs", 5_000),
 )
 SMOKE: tuple[tuple[str, int], ...] = (

@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import json
 import pickle
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -226,18 +227,59 @@ def test_chat_common_path_is_taken() -> None:
     stream = sr.ChatCompletionsStream()
     taken = []
     common = stream._common
-    stream._common = lambda d: taken.append(common(d))  # type: ignore[method-assign]
+
+    def counting(d: dict[str, Any]) -> Any:
+        chunk = common(d)
+        taken.append(chunk)
+        return chunk
+
+    stream._common = counting  # type: ignore[method-assign]
     body = b"".join(
         b"data: " + json.dumps(dict(CHAT_BASE, choices=[choice])).encode() + b"\n\n"
         for choice in (
             {"index": 0, "delta": {"role": "assistant", "content": ""}},
             {"index": 0, "delta": {"content": "a"}, "logprobs": None, "finish_reason": None},
             {"index": 0, "delta": {"content": "b"}},
+            # logprobs=True: a token entry on every chunk (and a vendor field beside them)
+            {"index": 0, "delta": {"content": "c"}, "logprobs": {"content": [_ENTRY]}},
+            {"index": 0, "delta": {"content": "d"}, "logprobs": {"content": [], "x": 1}},
             {"index": 0, "delta": {}, "finish_reason": "stop"},
         )
     )
     stream.feed(body)
-    assert [chunk is not None for chunk in taken] == [False, True, True, True]
+    assert [chunk is not None for chunk in taken] == [False, True, True, True, True, True]
+    snapshot = stream.snapshot()
+    assert snapshot is not None
+    assert snapshot.choices[0].logprobs == {"content": [_ENTRY], "refusal": None, "x": 1}
+
+
+REAL = Path(__file__).parent / "data" / "real"
+_ENTRY = {"token": "c", "logprob": -0.5, "bytes": [99], "top_logprobs": []}
+
+
+def test_recorded_logprobs_chunks_take_the_common_path() -> None:
+    # The chunks of a real logprobs stream (logprobs=True) are all of the common shape but the
+    # first (it opens the choice) and the usage chunk (no choice).
+    body = (REAL / "chat-openai-python-test_content_logprobs_events.sse").read_bytes()
+    stream = sr.ChatCompletionsStream()
+    taken = []
+    common = stream._common
+
+    def counting(d: dict[str, Any]) -> Any:
+        chunk = common(d)
+        taken.append(chunk)
+        return chunk
+
+    stream._common = counting  # type: ignore[method-assign]
+    stream.feed(body)
+    stream.close()
+    assert [chunk is not None for chunk in taken] == [False, True, True, True, False]
+    generic = _GenericChat()
+    generic.feed(body)
+    generic.close()
+    snapshot, expected = stream.snapshot(), generic.snapshot()
+    assert snapshot is not None and expected is not None
+    assert snapshot.to_dict() == expected.to_dict()
 
 
 @settings(max_examples=500)

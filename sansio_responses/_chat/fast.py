@@ -11,9 +11,10 @@ general way, with nothing changed. Two of them, each standing for a part of the 
   limit or index can fail), :meth:`ChatAccumulator._accumulate` (identity fields: the first
   non-empty kept; ``system_fingerprint``/``service_tier``: the last non-null), its
   ``_accumulate_choice`` (unmodelled choice fields: the last non-null value kept;
-  ``finish_reason``: the last non-null), ``_accumulate_delta`` (``content`` concatenated; a role
-  equal to the choice's: ignored) and ``_accumulate_tool_call`` (``arguments`` concatenated; an id,
-  type or name equal to the call's: ignored), and for :func:`hot_chunk`, the chunk's constructor.
+  ``finish_reason``: the last non-null; ``logprobs``: its token lists extended),
+  ``_accumulate_delta`` (``content`` concatenated; a role equal to the choice's: ignored) and
+  ``_accumulate_tool_call`` (``arguments`` concatenated; an id, type or name equal to the call's:
+  ignored), and for :func:`hot_chunk`, the chunk's constructor.
 * the shape templates (:meth:`ChatFastPaths._templated`, learnt by :meth:`ChatFastPaths._learn`,
   with the machinery of :mod:`._chat.shape`): a chunk whose text repeats a chunk the common path
   took, but for its content (or its one tool call's arguments) and its ``obfuscation``. It stands
@@ -40,6 +41,8 @@ from .models import (
     ChatCompletionChunk,
     ChoiceDelta,
     ChoiceDeltaTwin,
+    ChoiceLogprobs,
+    ChoiceLogprobsTwin,
     ChunkChoice,
     ChunkChoiceTwin,
     ChunkTwin,
@@ -56,6 +59,22 @@ _TOP_COMMON = ChatCompletionChunk._KNOWN | IGNORED_TOP  # pyright: ignore[report
 _CHOICE_KNOWN = ChunkChoice._KNOWN  # pyright: ignore[reportPrivateUsage]
 
 _SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
+def _entries(lp: Any) -> bool:
+    """Whether *lp* is a logprobs object ``ChoiceLogprobs.from_dict`` accepts: ``content`` and
+    ``refusal`` each null or an array of objects (token entries); other keys are free."""
+    if lp.__class__ is not dict:
+        return False
+    for key in ("content", "refusal"):
+        v = lp.get(key)
+        if v is not None:
+            if v.__class__ is not list:
+                return False
+            for item in v:
+                if item.__class__ is not dict:
+                    return False
+    return True
 
 
 # The most shape templates a stream keeps (one per choice and tool call being streamed, as
@@ -105,18 +124,20 @@ class ChatFastPaths(ChatAccumulator):
         call's id, type or name, is allowed); a complete identity (``id``, ``model``, ``object``
         ``chat.completion.chunk``); at the top level and in the delta, no other field than the
         modelled ones and ``obfuscation`` (the choice may have unmodelled fields, such as Azure's
-        ``content_filter_results``: kept as :meth:`_accumulate` keeps them); no usage, logprobs,
-        refusal, reasoning or legacy function call. Such a chunk can neither
-        fail nor record a diagnostic. Everything is checked before anything is changed; then the
-        chunk is applied as :meth:`_accumulate` would (same order, same results) and built as
-        :func:`hot_chunk` would. Anything else returns None and goes the general way.
+        ``content_filter_results``: kept as :meth:`_accumulate` keeps them); a ``logprobs``
+        object whose ``content`` / ``refusal`` are null or arrays of objects (``logprobs=True``
+        puts one on every chunk); no usage, refusal, reasoning or legacy function call. Such a
+        chunk can neither fail nor record a diagnostic. Everything is checked before anything is
+        changed; then the chunk is applied as :meth:`_accumulate` would (same order, same
+        results) and built as :func:`hot_chunk` would. Anything else returns None and goes the general way.
 
         The general rules it stands for (rows of ``CHAT_ACCUMULATION_RULES``): no new choice or
         tool call, so :meth:`_check_chunk` cannot fail; ``content`` and tool ``arguments``
         appended; ``role``, tool-call ``id``/``type``/``function.name`` set once (here only an
         identical repeat, which changes nothing); ``id``/``model``/``created`` the first
         non-empty; ``system_fingerprint``, ``service_tier``, ``finish_reason`` and unmodelled
-        choice fields the last non-null; ``obfuscation`` ignored.
+        choice fields the last non-null; ``logprobs.content`` / ``logprobs.refusal`` extended,
+        other ``logprobs`` fields the last non-null; ``obfuscation`` ignored.
         """
         # One function, not hot_chunk + a check + _accumulate: each value is read and
         # type-checked once, and no call is made per nested object.
@@ -140,11 +161,12 @@ class ChatFastPaths(ChatAccumulator):
         model = get("model")
         fingerprint = get("system_fingerprint")
         tier = get("service_tier")
+        lp = cget("logprobs")
         if (
             ch is None
             or raw_delta.__class__ is not dict
             or (finish is not None and finish.__class__ is not str)
-            or cget("logprobs") is not None
+            or (lp is not None and not _entries(lp))
             or not cid
             or cid.__class__ is not str
             or not model
@@ -224,7 +246,7 @@ class ChatFastPaths(ChatAccumulator):
                 tool_calls.append(call)
         chunk = self._grow(
             d, c, raw_delta, ch, index, role, content, tool_calls, finish, cid, kind, created,
-            model, fingerprint, tier,
+            model, fingerprint, tier, lp,
         )  # fmt: skip
         if extras:
             for k, v in extras:
@@ -248,6 +270,7 @@ class ChatFastPaths(ChatAccumulator):
         model: str,
         fingerprint: str | None,
         tier: str | None,
+        lp: dict[str, Any] | None = None,
     ) -> ChatCompletionChunk:
         """Apply and build a chunk of the common shape, checked by :meth:`_common` or matched by
         a template (:meth:`_templated`): what :meth:`_accumulate` and :func:`hot_chunk` do for
@@ -263,10 +286,17 @@ class ChatFastPaths(ChatAccumulator):
         delta.reasoning_details = None
         delta._raw = raw_delta
         delta.__class__ = ChoiceDelta
+        logprobs = None
+        if lp is not None:
+            logprobs = new_object(ChoiceLogprobsTwin)
+            logprobs.content = lp.get("content")
+            logprobs.refusal = lp.get("refusal")
+            logprobs._raw = lp
+            logprobs.__class__ = ChoiceLogprobs
         choice = new_object(ChunkChoiceTwin)
         choice.index = index
         choice.delta = delta
-        choice.logprobs = None
+        choice.logprobs = logprobs
         choice.finish_reason = finish
         choice._raw = c
         choice.__class__ = ChunkChoice
@@ -304,6 +334,22 @@ class ChatFastPaths(ChatAccumulator):
                     if changes is None:
                         changes = []
                     changes.append((index, t, args.length))
+        if lp is not None:
+            # _accumulate_choice's logprobs rule: the token lists extended, the rest replaced.
+            acc = ch.logprobs
+            if acc is None:
+                acc = ch.logprobs = {"content": None, "refusal": None}
+            for k, v in lp.items():
+                if v is None:
+                    continue
+                if v.__class__ is list and (k == "content" or k == "refusal"):
+                    old = acc.get(k)
+                    if old is None:
+                        acc[k] = list(v)
+                    else:
+                        old.extend(v)
+                else:
+                    acc[k] = v
         if finish is not None:
             ch.finish_reason = finish
         if changes is not None:
@@ -379,7 +425,11 @@ class ChatFastPaths(ChatAccumulator):
         """
         c = d["choices"][0]
         raw_delta = c["delta"]
-        if c.get("finish_reason") is not None or len(data) > BIG_EVENT_DATA:
+        if (
+            c.get("finish_reason") is not None
+            or c.get("logprobs") is not None  # (token entries differ in every chunk)
+            or len(data) > BIG_EVENT_DATA
+        ):
             return  # (a template holds the text: only small ones are kept)
         tc = f = t = None
         text = raw_delta.get("content")
