@@ -12,9 +12,10 @@ process, interleaved (A B C D A B C D ...), the median of ``--runs`` runs report
     the streams' default decoder (orjson, used automatically when it is importable), events and
     ``snapshot()``.
 ``ours+final`` / ``ours+final+orjson``
-    the snapshot-only path (``ResponsesStream(events=False)``), then ``snapshot()``; with the
-    standard library's JSON / the default decoder. Skipped where the stream class has no
-    ``events`` option (Chat).
+    the snapshot-only path (``ResponsesStream(events=False)`` /
+    ``ChatCompletionsStream(events=False)``), then ``snapshot()``; with the standard library's
+    JSON / the default decoder. Skipped where the stream class has no ``events`` option (older
+    versions).
 ``sdk``
     the official ``openai`` package's own streaming path, the network replaced by an
     ``httpx2.MockTransport`` that serves the chunks as the response body:

@@ -228,10 +228,9 @@ def test_chat_common_path_is_taken() -> None:
     taken = []
     common = stream._common
 
-    def counting(d: dict[str, Any]) -> Any:
-        chunk = common(d)
-        taken.append(chunk)
-        return chunk
+    def counting(d: dict[str, Any], out: list[Any]) -> bool:
+        taken.append(common(d, out))
+        return taken[-1]
 
     stream._common = counting  # type: ignore[method-assign]
     body = b"".join(
@@ -247,7 +246,7 @@ def test_chat_common_path_is_taken() -> None:
         )
     )
     stream.feed(body)
-    assert [chunk is not None for chunk in taken] == [False, True, True, True, True, True]
+    assert taken == [False, True, True, True, True, True]
     snapshot = stream.snapshot()
     assert snapshot is not None
     assert snapshot.choices[0].logprobs == {"content": [_ENTRY], "refusal": None, "x": 1}
@@ -265,15 +264,14 @@ def test_recorded_logprobs_chunks_take_the_common_path() -> None:
     taken = []
     common = stream._common
 
-    def counting(d: dict[str, Any]) -> Any:
-        chunk = common(d)
-        taken.append(chunk)
-        return chunk
+    def counting(d: dict[str, Any], out: list[Any]) -> bool:
+        taken.append(common(d, out))
+        return taken[-1]
 
     stream._common = counting  # type: ignore[method-assign]
     stream.feed(body)
     stream.close()
-    assert [chunk is not None for chunk in taken] == [False, True, True, True, False]
+    assert taken == [False, True, True, True, False]
     generic = _GenericChat()
     generic.feed(body)
     generic.close()

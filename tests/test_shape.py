@@ -408,8 +408,8 @@ def _azure_chunks(contents: list[str], low_at: int = -1) -> list[str]:
             "logprobs": None,
         }
         if i == low_at:
-            # Another value, in a chunk that takes the general path (logprobs) and so teaches no
-            # template: the templated chunks after it must put their own value back.
+            # Another value, in a chunk that no template reads and that teaches none (it has
+            # logprobs): the templated chunks after it must put their own value back.
             filters["violence"]["severity"] = "low"
             choice["logprobs"] = {"content": []}
         out.append(dumps(dict(CHAT_BASE, choices=[choice], obfuscation=f"p{i}")))

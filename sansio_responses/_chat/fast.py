@@ -5,16 +5,17 @@ every chunk these paths take, the general path would apply to the same snapshot,
 chunk object, the same accessors' values and no diagnostic; every chunk they refuse goes the
 general way, with nothing changed. Two of them, each standing for a part of the general path:
 
-* the common shape (:meth:`ChatFastPaths._common`, applied by :meth:`ChatFastPaths._grow`): one
-  choice already open whose delta only extends its content and/or the arguments of tool calls
-  already open. It stands for :meth:`ChatAccumulator._check_chunk` (nothing new is opened, so no
-  limit or index can fail), :meth:`ChatAccumulator._accumulate` (identity fields: the first
-  non-empty kept; ``system_fingerprint``/``service_tier``: the last non-null), its
-  ``_accumulate_choice`` (unmodelled choice fields: the last non-null value kept;
-  ``finish_reason``: the last non-null; ``logprobs``: its token lists extended),
-  ``_accumulate_delta`` (``content`` concatenated; a role equal to the choice's: ignored) and
-  ``_accumulate_tool_call`` (``arguments`` concatenated; an id, type or name equal to the call's:
-  ignored), and for :func:`hot_chunk`, the chunk's constructor.
+* the common shape (:meth:`ChatFastPaths._common`, applied by :meth:`ChatFastPaths._extend`,
+  its event built by :meth:`ChatFastPaths._chunk`): one choice already open whose delta only
+  extends its content and/or the arguments of tool calls already open. It stands for
+  :meth:`ChatAccumulator._check_chunk` (nothing new is opened, so no limit or index can fail),
+  :meth:`ChatAccumulator._accumulate` (identity fields: the first non-empty kept;
+  ``system_fingerprint``/``service_tier``: the last non-null), its ``_accumulate_choice``
+  (unmodelled choice fields: the last non-null value kept; ``finish_reason``: the last
+  non-null; ``logprobs``: its token lists extended), ``_accumulate_delta`` (``content``
+  concatenated; a role equal to the choice's: ignored) and ``_accumulate_tool_call``
+  (``arguments`` concatenated; an id, type or name equal to the call's: ignored), and for
+  :func:`hot_chunk`, the chunk's constructor.
 * the shape templates (:meth:`ChatFastPaths._templated`, learnt by :meth:`ChatFastPaths._learn`,
   with the machinery of :mod:`._chat.shape`): a chunk whose text repeats a chunk the common path
   took, but for its content (or its one tool call's arguments) and its ``obfuscation``. It stands
@@ -25,6 +26,10 @@ tests/test_hot_paths.py (the common shape, and every near miss of it), tests/tes
 templates, with edited chunks) and tests/test_chat_fuzz.py (arbitrary bodies) run each stream
 twice, with and without these paths (``_HOT = False``), and require the same events, snapshots,
 diagnostics and errors.
+
+With ``events=False`` (the snapshot only) both paths apply the same values and build no event
+(tests/test_snapshot_only.py requires the same snapshot, diagnostics, outcome and errors as the
+events path).
 """
 
 from __future__ import annotations
@@ -35,7 +40,7 @@ from typing import Any
 
 from .._base import BIG_EVENT_DATA
 from .._responses.accumulate import Text
-from .accumulate import CHAIN, CONTENT, IGNORED_TOP, ChatAccumulator, ChoiceAcc, link
+from .accumulate import CHAIN, CONTENT, IGNORED_TOP, ChatAccumulator, ChoiceAcc, Mark, link
 from .models import (
     CHUNK_OBJECT,
     ChatCompletionChunk,
@@ -115,9 +120,11 @@ class ChatFastPaths(ChatAccumulator):
     _tpl_on: bool  # whether templates are learnt (only with the decoders they were proven for)
     _tpl_learnt: int  # attempts to learn one (bounded, see _learn)
     _view_of: Callable[..., Any]  # the stream's bound _view: every chunk holds a partial of it
+    events: bool  # False: the snapshot only (no event is built)
 
-    def _common(self, d: dict[str, Any]) -> ChatCompletionChunk | None:
-        """Build and accumulate the chunk *d* if it has the common shape; else None, unchanged.
+    def _common(self, d: dict[str, Any], out: list[Any]) -> bool:
+        """Accumulate the chunk *d*, and append its event to *out* (unless the stream was made
+        with ``events=False``), if it has the common shape; else return False, unchanged.
 
         The common shape: one choice already open, whose delta only extends its content and/or
         the arguments of tool calls already open (an identical repeat of its role, or of a tool
@@ -129,7 +136,8 @@ class ChatFastPaths(ChatAccumulator):
         puts one on every chunk); no usage, refusal, reasoning or legacy function call. Such a
         chunk can neither fail nor record a diagnostic. Everything is checked before anything is
         changed; then the chunk is applied as :meth:`_accumulate` would (same order, same
-        results) and built as :func:`hot_chunk` would. Anything else returns None and goes the general way.
+        results) and built as :func:`hot_chunk` would. Anything else returns False and goes the
+        general way.
 
         The general rules it stands for (rows of ``CHAT_ACCUMULATION_RULES``): no new choice or
         tool call, so :meth:`_check_chunk` cannot fail; ``content`` and tool ``arguments``
@@ -144,14 +152,14 @@ class ChatFastPaths(ChatAccumulator):
         get = d.get
         raw_choices: Any = get("choices")
         if raw_choices.__class__ is not list or len(raw_choices) != 1:
-            return None
+            return False
         c = raw_choices[0]
         if c.__class__ is not dict:
-            return None
+            return False
         cget = c.get
         index = cget("index")
         if index.__class__ is not int:
-            return None
+            return False
         ch = self._choices.get(index)
         raw_delta = cget("delta")
         finish = cget("finish_reason")
@@ -178,7 +186,7 @@ class ChatFastPaths(ChatAccumulator):
             or (tier is not None and tier.__class__ is not str)
             or not d.keys() <= _TOP_COMMON
         ):
-            return None
+            return False
         extras = None
         if not c.keys() <= _CHOICE_KNOWN:
             # Unmodelled choice fields (Azure's content_filter_results): kept as they come.
@@ -191,28 +199,31 @@ class ChatFastPaths(ChatAccumulator):
                 continue  # a null field, modelled or not, adds nothing
             if k == "content":
                 if v.__class__ is not str:
-                    return None
+                    return False
                 content = v
             elif k == "tool_calls":
                 if v.__class__ is not list:
-                    return None
+                    return False
                 raw_calls = v
             elif k == "role":
                 if v != ch.role:  # also rejects a non-string
-                    return None
+                    return False
                 role = v
             else:
-                return None
+                return False
+        build = self.events
+        pairs: list[tuple[int, str | None]] | None = None
         if raw_calls is not None:
             calls = ch.tool_calls
-            tool_calls = []
+            tool_calls = [] if build else None
+            pairs = []
             for tc in raw_calls:
                 if tc.__class__ is not dict:
-                    return None
+                    return False
                 tget = tc.get
                 t = tget("index")
                 if t.__class__ is not int:
-                    return None
+                    return False
                 acc = calls.get(t)
                 tc_id = tget("id")
                 tc_type = tget("type")
@@ -230,35 +241,119 @@ class ChatFastPaths(ChatAccumulator):
                         and (tc_type.__class__ is not str or (tc_type and acc.type is None))
                     )
                 ):
-                    return None
+                    return False
                 name = arguments = None
                 if f is not None:
                     if f.__class__ is not dict:
-                        return None
+                        return False
                     name = f.get("name")
                     arguments = f.get("arguments")
                     if (
                         name is not None
                         and (name.__class__ is not str or (name and name != acc.name))
                     ) or (arguments is not None and arguments.__class__ is not str):
-                        return None
-                call = tool_call_delta(t, tc_id, tc_type, f, name, arguments, tc)
-                tool_calls.append(call)
-        chunk = self._grow(
-            d, c, raw_delta, ch, index, role, content, tool_calls, finish, cid, kind, created,
-            model, fingerprint, tier, lp,
-        )  # fmt: skip
+                        return False
+                pairs.append((t, arguments))
+                if tool_calls is not None:
+                    tool_calls.append(tool_call_delta(t, tc_id, tc_type, f, name, arguments, tc))
+        mark = self._extend(
+            ch, index, content, pairs, finish, cid, created, model, fingerprint, tier, lp
+        )
         if extras:
             for k, v in extras:
                 ch.extra[k] = v
-        return chunk
+        if build:
+            chunk = self._chunk(
+                d, c, raw_delta, index, role, content, tool_calls, finish, cid, kind, created,
+                model, fingerprint, tier, lp, mark,
+            )  # fmt: skip
+            out.append(chunk)
+        return True
 
-    def _grow(
+    def _extend(
+        self,
+        ch: ChoiceAcc,
+        index: int,
+        content: str | None,
+        pairs: list[tuple[int, str | None]] | tuple[tuple[int, str], ...] | None,
+        finish: str | None,
+        cid: str,
+        created: int | None,
+        model: str,
+        fingerprint: str | None,
+        tier: str | None,
+        lp: dict[str, Any] | None,
+    ) -> Mark:
+        """Apply a chunk of the common shape, checked by :meth:`_common` or matched by a
+        template (:meth:`_templated`): what :meth:`_accumulate` does for it, in the same order,
+        with the values already read (*pairs*: each tool call's index and arguments). Returns
+        the mark its event's accessors read (see :func:`link`)."""
+        self._seq += 1
+        self._snap = None
+        if self._id is None:
+            self._id = cid
+        if self._model is None:
+            self._model = model
+        if created and self._created is None:
+            self._created = created
+        if fingerprint is not None:
+            self._fingerprint = fingerprint
+        if tier is not None:
+            self._service_tier = tier
+        ch.cache = None
+        # The lengths of the texts this chunk extended, for its event's accessors: without
+        # events (events=False) there is no event to read them, so none are kept.
+        track = self.events
+        changes = None
+        if content is not None:
+            text = ch.content
+            if text is None:
+                text = ch.content = Text(content)
+            else:
+                text.append(content)
+            if track:
+                changes = [(index, CONTENT, text.length)]
+        if pairs:
+            for t, arguments in pairs:
+                ch.last_tool = t
+                if arguments:
+                    args = ch.tool_calls[t].args
+                    args.append(arguments)
+                    if track:
+                        if changes is None:
+                            changes = []
+                        changes.append((index, t, args.length))
+        if lp is not None:
+            # _accumulate_choice's logprobs rule: the token lists extended, the rest replaced.
+            acc = ch.logprobs
+            if acc is None:
+                acc = ch.logprobs = {"content": None, "refusal": None}
+            for k, v in lp.items():
+                if v is None:
+                    continue
+                if v.__class__ is list and (k == "content" or k == "refusal"):
+                    old = acc.get(k)
+                    if old is None:
+                        acc[k] = list(v)
+                    else:
+                        old.extend(v)
+                else:
+                    acc[k] = v
+        if finish is not None:
+            ch.finish_reason = finish
+        mark = self._mark
+        if changes is not None:
+            if type(mark) is tuple and mark[2] < CHAIN - 1:  # link's common case, inline
+                mark = self._mark = (mark, changes, mark[2] + 1)
+            else:
+                mark = self._mark = link(mark, changes)
+        return mark
+
+    def _chunk(
         self,
         d: dict[str, Any],
         c: dict[str, Any],
         raw_delta: dict[str, Any],
-        ch: ChoiceAcc,
         index: int,
         role: str | None,
         content: str | None,
@@ -270,11 +365,11 @@ class ChatFastPaths(ChatAccumulator):
         model: str,
         fingerprint: str | None,
         tier: str | None,
-        lp: dict[str, Any] | None = None,
+        lp: dict[str, Any] | None,
+        mark: Mark,
     ) -> ChatCompletionChunk:
-        """Apply and build a chunk of the common shape, checked by :meth:`_common` or matched by
-        a template (:meth:`_templated`): what :meth:`_accumulate` and :func:`hot_chunk` do for
-        it, in the same order, with the values already read."""
+        """The event of a chunk :meth:`_extend` applied: what :func:`hot_chunk` builds, with
+        the values already read, and its accessors reading *mark*."""
         delta = new_object(ChoiceDeltaTwin)
         delta.role = role
         delta.content = content
@@ -300,63 +395,6 @@ class ChatFastPaths(ChatAccumulator):
         choice.finish_reason = finish
         choice._raw = c
         choice.__class__ = ChunkChoice
-        # Applied from here on: what _accumulate does for this shape, in the same order.
-        self._seq += 1
-        self._snap = None
-        if self._id is None:
-            self._id = cid
-        if self._model is None:
-            self._model = model
-        if created and self._created is None:
-            self._created = created
-        if fingerprint is not None:
-            self._fingerprint = fingerprint
-        if tier is not None:
-            self._service_tier = tier
-        ch.cache = None
-        mark = self._mark
-        changes = None
-        if content is not None:
-            text = ch.content
-            if text is None:
-                text = ch.content = Text(content)
-            else:
-                text.append(content)
-            changes = [(index, CONTENT, text.length)]
-        if tool_calls:
-            for call in tool_calls:
-                t: int = call.index  # type: ignore[assignment]  # an int: _common checked it
-                ch.last_tool = t
-                f = call.function
-                if f is not None and f.arguments:
-                    args = ch.tool_calls[t].args
-                    args.append(f.arguments)
-                    if changes is None:
-                        changes = []
-                    changes.append((index, t, args.length))
-        if lp is not None:
-            # _accumulate_choice's logprobs rule: the token lists extended, the rest replaced.
-            acc = ch.logprobs
-            if acc is None:
-                acc = ch.logprobs = {"content": None, "refusal": None}
-            for k, v in lp.items():
-                if v is None:
-                    continue
-                if v.__class__ is list and (k == "content" or k == "refusal"):
-                    old = acc.get(k)
-                    if old is None:
-                        acc[k] = list(v)
-                    else:
-                        old.extend(v)
-                else:
-                    acc[k] = v
-        if finish is not None:
-            ch.finish_reason = finish
-        if changes is not None:
-            if type(mark) is tuple and mark[2] < CHAIN - 1:  # _link's common case, inline
-                mark = self._mark = (mark, changes, mark[2] + 1)
-            else:
-                mark = self._mark = link(mark, changes)
         chunk = new_object(ChunkTwin)
         chunk.id = cid
         chunk.object = kind
@@ -372,9 +410,10 @@ class ChatFastPaths(ChatAccumulator):
         chunk.__class__ = ChatCompletionChunk
         return chunk  # type: ignore[no-any-return]
 
-    def _templated(self, text: str) -> ChatCompletionChunk | None:
-        """Apply and build the chunk *text* if a template matches it (and the state is one in
-        which :meth:`_common` would take it); else None, unchanged.
+    def _templated(self, text: str, out: list[Any]) -> bool:
+        """Accumulate the chunk *text*, and append its event to *out* (unless ``events=False``),
+        if a template matches it (and the state is one in which :meth:`_common` would take it);
+        else return False, unchanged.
 
         What :meth:`_common` checks, the template stands for: the same fields with the same
         values around the strings, and a state that cannot have changed since (a choice or a
@@ -385,32 +424,66 @@ class ChatFastPaths(ChatAccumulator):
             if found is not None:
                 break
         else:
-            return None
+            return False
         fields = tpl.fields
-        index, role, t, _, _, _, _, _, cid, kind, created, model, fingerprint, tier, extras = fields
-        ch = self._choices[index]
+        index, role, t, _, c, _, _, _, cid, kind, created, model, fingerprint, tier, extras = fields
         value = found[0]
-        d = _raw_chunk(fields, value, found[1])
-        c = d["choices"][0]
-        raw_delta = c["delta"]
-        if t is None:
-            chunk = self._grow(
-                d, c, raw_delta, ch, index, role, value, None, None, cid, kind, created, model,
-                fingerprint, tier,
-            )  # fmt: skip
-        else:
-            tc = raw_delta["tool_calls"][0]
-            calls = [tool_call_delta(t, None, None, tc["function"], None, value, tc)]
-            chunk = self._grow(
-                d, c, raw_delta, ch, index, role, None, calls, None, cid, kind, created, model,
-                fingerprint, tier,
-            )  # fmt: skip
+        # What _extend does for such a chunk, shortened by what the template implies: the chunk
+        # it was learnt from set the completion's id and model (non-empty) and its created (if
+        # non-zero), which are kept from the first chunk that has them; it opened the choice's
+        # content (a Text, which stays) or, with its one tool call, that call.
+        self._seq += 1
+        self._snap = None
+        if fingerprint is not None:
+            self._fingerprint = fingerprint
+        if tier is not None:
+            self._service_tier = tier
+        ch = self._choices[index]
+        ch.cache = None
         if extras:
             # The template's own values, shared by its chunks: nothing ever changes them (every
             # accessor hands out copies).
             for k in extras:
                 ch.extra[k] = c[k]
-        return chunk
+        events = self.events
+        if t is None:
+            acc: Text = ch.content  # type: ignore[assignment]  # (see above)
+            acc.append(value)
+            if not events:
+                return True
+            changes = [(index, CONTENT, acc.length)]
+        else:
+            ch.last_tool = t
+            if value:
+                args = ch.tool_calls[t].args
+                args.append(value)
+                changes = [(index, t, args.length)]
+            else:
+                changes = None
+            if not events:
+                return True
+        mark = self._mark
+        if changes is not None:
+            if type(mark) is tuple and mark[2] < CHAIN - 1:  # link's common case, inline
+                mark = self._mark = (mark, changes, mark[2] + 1)
+            else:
+                mark = self._mark = link(mark, changes)
+        d = _raw_chunk(fields, value, found[1])
+        c = d["choices"][0]
+        raw_delta = c["delta"]
+        if t is None:
+            calls = None
+            content: str | None = value
+        else:
+            tc = raw_delta["tool_calls"][0]
+            calls = [tool_call_delta(t, None, None, tc["function"], None, value, tc)]
+            content = None
+        chunk = self._chunk(
+            d, c, raw_delta, index, role, content, calls, None, cid, kind, created, model,
+            fingerprint, tier, None, mark,
+        )  # fmt: skip
+        out.append(chunk)
+        return True
 
     def _learn(self, data: str | bytes | bytearray, d: dict[str, Any]) -> None:
         """Make the template of the chunk *d* just applied by :meth:`_common`, if it has a shape

@@ -109,6 +109,15 @@ class ChatCompletionsStream(ChatFastPaths):
         max_choices: the most choices one completion may have (default 128, the API's largest
             ``n``); a chunk opening one more raises :class:`RemoteProtocolError`, unapplied.
         max_tool_calls: the most tool calls one choice may have (default 1024); likewise.
+        events: ``False`` for the snapshot only (the official SDK's ``get_final_completion()``
+            use): :meth:`feed` and :meth:`close` then return ``[]``, and the chunks of the
+            common shape are applied from their decoded values (or their shape template)
+            without building their :class:`ChatCompletionChunk`. Everything else is the same
+            code on the same data: framing, JSON, validation (a chunk the events path would
+            refuse is refused with the same error), accumulation, :attr:`diagnostics`,
+            :attr:`outcome`, the limits, :meth:`snapshot`, :meth:`parsed`,
+            :meth:`parsed_tool_arguments` and :attr:`error_event`. The exceptions raised carry
+            ``events == []``.
 
     Attributes:
         outcome: ``None`` while open, then ``"completed"``, ``"error"``, ``"truncated"`` or
@@ -137,6 +146,7 @@ class ChatCompletionsStream(ChatFastPaths):
         max_nesting_depth: int | None = DEFAULT_MAX_NESTING_DEPTH,
         max_choices: int | None = DEFAULT_MAX_CHOICES,
         max_tool_calls: int | None = DEFAULT_MAX_TOOL_CALLS,
+        events: bool = True,
     ) -> None:
         super().__init__(
             max_event_size=max_event_size,
@@ -147,6 +157,8 @@ class ChatCompletionsStream(ChatFastPaths):
         )
         self.max_choices = max_choices
         self.max_tool_calls = max_tool_calls
+        #: False: the snapshot only (see the class docstring); fixed at construction.
+        self.events = events
         # Lengths as of the latest chunk, by choice (replaced, never mutated: chunks keep theirs).
         self._mark: Mark = {}  # the lengths as of the latest chunk (see _link)
         self._changes: list[tuple[int, int, int]] = []  # what the current chunk extended
@@ -279,11 +291,9 @@ class ChatCompletionsStream(ChatFastPaths):
         if self._tpls and event_type == "message" and self.outcome is None:
             # Nearly every chunk repeats an earlier one but for its content (or a tool call's
             # arguments) and padding: read those strings and skip the JSON decoder (see _chat/fast.py).
-            chunk = self._templated(
-                data if isinstance(data, str) else data.decode("utf-8", "replace")
-            )
-            if chunk is not None:
-                out.append(chunk)
+            if self._templated(
+                data if isinstance(data, str) else data.decode("utf-8", "replace"), out
+            ):
                 return
         try:
             if len(data) <= BIG_EVENT_DATA:
@@ -310,9 +320,8 @@ class ChatCompletionsStream(ChatFastPaths):
             if len(data) > self._deep_len:  # only long data can nest deeper than the limit
                 self._check_depth(obj, data, offset)
             if event_type == "message" and self.outcome is None and self._HOT:
-                chunk = self._common(obj)  # nearly every chunk: built and applied in one go
-                if chunk is not None:
-                    out.append(chunk)
+                # Nearly every chunk: built and applied in one go.
+                if self._common(obj, out):
                     if self._tpl_on and self._tpl_learnt <= 8 + (self._seq >> 6):
                         self._learn(data, obj)
                     return
@@ -341,7 +350,8 @@ class ChatCompletionsStream(ChatFastPaths):
                     + excerpt(text),
                     offset=offset,
                 )
-                out.append(ChatUnknownEvent(event_type, obj))
+                if self.events:
+                    out.append(ChatUnknownEvent(event_type, obj))
                 return
             if event_type != "message":
                 self._note(
@@ -358,9 +368,10 @@ class ChatCompletionsStream(ChatFastPaths):
             raise RemoteProtocolError(
                 f"invalid chat.completion.chunk: {exc}", offset=offset, excerpt=excerpt(_text(data))
             ) from None
-        # The chunk's accessors read the lengths as of now: held by the chunk, not the stream.
-        _SET_VIEW(chunk, partial(self._view_of, self._mark))
-        out.append(chunk)
+        if self.events:
+            # The chunk's accessors read the lengths as of now: held by the chunk, not the stream.
+            _SET_VIEW(chunk, partial(self._view_of, self._mark))
+            out.append(chunk)
         if obj.get("error") is not None:
             # OpenRouter reports a mid-stream failure as a chunk that has both ``choices``
             # (``finish_reason: "error"``) and an ``error`` object: the chunk is accumulated and
@@ -437,7 +448,8 @@ class ChatCompletionsStream(ChatFastPaths):
         # after [DONE] is still yielded and kept in error_event, and noted as data after [DONE]).
         if self.outcome is None:
             self.outcome = "error"
-        out.append(event)
+        if self.events:
+            out.append(event)
 
     def _view(self, mark: Mark, what: str, index: int, tool_index: int) -> Any:
         """What a chunk's accessors ask: the state of choice *index* right after that chunk.
