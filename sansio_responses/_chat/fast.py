@@ -425,9 +425,9 @@ class ChatFastPaths(ChatAccumulator):
                 break
         else:
             return False
+        value, obf = found
         fields = tpl.fields
         index, role, t, _, c, _, _, _, cid, kind, created, model, fingerprint, tier, extras = fields
-        value = found[0]
         # What _extend does for such a chunk, shortened by what the template implies: the chunk
         # it was learnt from set the completion's id and model (non-empty) and its created (if
         # non-zero), which are kept from the first chunk that has them; it opened the choice's
@@ -468,16 +468,26 @@ class ChatFastPaths(ChatAccumulator):
                 mark = self._mark = (mark, changes, mark[2] + 1)
             else:
                 mark = self._mark = link(mark, changes)
-        d = _raw_chunk(fields, value, found[1])
-        c = d["choices"][0]
-        raw_delta = c["delta"]
+        # The wire dicts (as _raw_chunk makes them, inline: this is the hot path).
+        raw_delta = fields[5].copy()
         if t is None:
             calls = None
             content: str | None = value
+            raw_delta["content"] = value
         else:
-            tc = raw_delta["tool_calls"][0]
-            calls = [tool_call_delta(t, None, None, tc["function"], None, value, tc)]
+            f = fields[7].copy()
+            f["arguments"] = value
+            tc = fields[6].copy()
+            tc["function"] = f
+            raw_delta["tool_calls"] = [tc]
+            calls = [tool_call_delta(t, None, None, f, None, value, tc)]
             content = None
+        c = c.copy()
+        c["delta"] = raw_delta
+        d: dict[str, Any] = fields[3].copy()
+        d["choices"] = [c]
+        if obf is not None:
+            d["obfuscation"] = obf
         chunk = self._chunk(
             d, c, raw_delta, index, role, content, calls, None, cid, kind, created, model,
             fingerprint, tier, None, mark,

@@ -1,0 +1,122 @@
+"""Memory held by a Chat Completions stream, beyond the completion it accumulates (issue 21).
+
+Usage, from the repository root::
+
+    .venv/bin/python bench/chat_memory.py                 # every Chat shape of bench/shapes.py
+    .venv/bin/python bench/chat_memory.py --shapes chat_logprobs
+
+``bench/shapes.py``'s memory pass divides the whole tracemalloc peak by the largest event. On a
+Responses stream the largest event (``response.completed``) repeats the whole response, so that
+ratio bounds what the stream holds beyond its result. No Chat chunk repeats the completion: the
+largest is 0.5-1 KB, while the accumulated completion is what the stream is for, and it grows with
+the stream (on ``chat_text`` at N=20k it is over 300 times the largest chunk). This script
+therefore also measures the completion itself and prints what is held beyond it.
+
+For each shape, decoder (``json.loads`` / the default, orjson) and path (events, and
+``events=False``), after one untimed warm-up run, it traces (tracemalloc) one run that feeds
+the body in 4 KiB chunks and drops every event, then calls ``close()`` and ``snapshot()``:
+
+- *held after feed*: memory still allocated once every chunk is fed and the events dropped
+  (the stream object alive: what a stream retains);
+- *peak*: the largest allocation at any moment, the ``snapshot()`` call included;
+- *completion*: what ``json.loads`` of the snapshot's ``to_dict()`` (serialised) allocates: the
+  same completion as plain decoded JSON, the least any accumulator must hold.
+
+The ratios are (peak - completion) and (held after feed - completion) over the largest event.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import sys
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+try:
+    from bench import generate as gen
+except ImportError:  # run as a script: ``python bench/chat_memory.py``
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from bench import generate as gen
+
+__all__ = ["SHAPES", "main", "measure"]
+
+SHAPES: tuple[tuple[str, int], ...] = (
+    ("chat_text", 20_000),
+    ("chat_tools", 20_000),
+    ("chat_azure", 20_000),
+    ("chat_logprobs", 5_000),
+)
+
+
+def _feed(chunks: list[bytes], **options: Any) -> Any:
+    import sansio_responses as sr
+
+    stream = sr.ChatCompletionsStream(**options)
+    for chunk in chunks:
+        for _event in stream.feed(chunk):
+            pass
+    stream.close()
+    return stream
+
+
+def measure(data: bytes, **options: Any) -> tuple[int, int, int]:
+    """(held after feed, peak, completion) in bytes, for one stream made with *options*."""
+    chunks = [data[i : i + 4096] for i in range(0, len(data), 4096)]
+    _feed(chunks, **options).snapshot()  # warm-up: first-use caches are not the stream's
+    gc.collect()
+    tracemalloc.start()
+    try:
+        stream = _feed(chunks, **options)
+        held = tracemalloc.get_traced_memory()[0]
+        snapshot = stream.snapshot()
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    text = json.dumps(snapshot.to_dict())
+    del stream, snapshot
+    gc.collect()
+    tracemalloc.start()
+    try:
+        completion = json.loads(text)
+        size = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    del completion
+    return held, peak, size
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line entry point."""
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    p.add_argument("--shapes", default=None, help="comma-separated subset of scenarios")
+    args = p.parse_args(argv)
+    shapes = SHAPES
+    if args.shapes:
+        wanted = args.shapes.split(",")
+        shapes = tuple(s for s in shapes if s[0] in wanted)
+    print(
+        "| shape | N | decoder | path | largest event B | completion KB | held after feed KB "
+        "| peak KB | peak / largest event | (peak - completion) / largest event "
+        "| (held - completion) / largest event |"
+    )
+    print("|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    for scenario, n in shapes:
+        stream = gen.generate(scenario, n)
+        largest = stream.largest_event
+        for name, loads in (("json.loads", json.loads), ("default", None)):
+            for events in (True, False):
+                held, peak, size = measure(stream.data, json_loads=loads, events=events)
+                print(
+                    f"| {scenario} | {n:,} | {name} | {'events' if events else 'events=False'} "
+                    f"| {largest:,} | {size / 1e3:,.0f} | {held / 1e3:,.0f} | {peak / 1e3:,.0f} "
+                    f"| {peak / largest:,.0f} | {(peak - size) / largest:,.1f} "
+                    f"| {(held - size) / largest:,.1f} |"
+                )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
