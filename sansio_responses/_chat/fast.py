@@ -508,11 +508,12 @@ class ChatFastPaths(ChatAccumulator):
         """
         c = d["choices"][0]
         raw_delta = c["delta"]
-        if (
-            c.get("finish_reason") is not None
-            or c.get("logprobs") is not None  # (token entries differ in every chunk)
-            or len(data) > BIG_EVENT_DATA
-        ):
+        if c.get("logprobs") is not None:
+            # Token entries differ in every chunk: no template. Counted as an attempt, so that
+            # a stream with logprobs=True stops trying after a few.
+            self._tpl_learnt += 1
+            return
+        if c.get("finish_reason") is not None or len(data) > BIG_EVENT_DATA:
             return  # (a template holds the text: only small ones are kept)
         tc = f = t = None
         text = raw_delta.get("content")
