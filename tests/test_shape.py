@@ -438,3 +438,153 @@ def test_azure_chunks_take_the_templated_path(loads: Any, low_at: int) -> None:
     last = {"hate": SAFE, "violence": dict(SAFE, severity="low") if low_at == 199 else SAFE}
     snapshot = stream.snapshot()
     assert snapshot is not None and snapshot.choices[0].extra == {"content_filter_results": last}
+
+
+# -- logprobs: a template with the token entries as a JSON value -------------------------------
+
+ENTRY = {"token": "a", "logprob": -0.5, "bytes": [97], "top_logprobs": []}
+
+
+def _logprobs_chunks(
+    contents: list[str], dumps: Any = None, opening_logprobs: bool = True
+) -> list[str]:
+    """A logprobs=True stream's chunks: every content chunk carries its token entries."""
+    dumps = dumps or partial(json.dumps, separators=(",", ":"))
+    first: dict[str, Any] = {"index": 0, "delta": {"role": "assistant", "content": ""}}
+    if opening_logprobs:
+        first["logprobs"] = {"content": [], "refusal": None}
+    out = [dumps(dict(CHAT_BASE, choices=[first]))]
+    for i, content in enumerate(contents):
+        entry = dict(ENTRY, token=content, top_logprobs=[dict(ENTRY, token=content[:1])])
+        choice = {
+            "index": 0,
+            "delta": {"content": content},
+            "logprobs": {"content": [entry], "refusal": None},
+            "finish_reason": None,
+        }
+        out.append(dumps(dict(CHAT_BASE, choices=[choice], obfuscation=f"p{i}")))
+    last = {"index": 0, "delta": {}, "logprobs": None, "finish_reason": "stop"}
+    out.append(dumps(dict(CHAT_BASE, choices=[last])))
+    return out
+
+
+@pytest.mark.parametrize("opening_logprobs", [True, False])
+@pytest.mark.parametrize("loads", [json.loads, None])
+def test_logprobs_chunks_take_the_templated_path(loads: Any, opening_logprobs: bool) -> None:
+    contents = [f"w{i} " for i in range(200)]
+    body = _body(_logprobs_chunks(contents, opening_logprobs=opening_logprobs))
+    stream = _Counting(json_loads=loads)
+    hot = _chat_run(stream, body)
+    assert hot == _chat_run(_GenericChat(json_loads=loads), body)
+    snapshot = stream.snapshot()
+    assert snapshot is not None and snapshot.choices[0].logprobs is not None
+    assert [e["token"] for e in snapshot.choices[0].logprobs["content"]] == contents
+    if loads is json.loads:
+        # The opening chunk, the first content chunk (the template is learnt from it), the
+        # finishing one and [DONE] go to the decoder; every other content chunk is read by the
+        # template, its entries by the standard library's scanner.
+        assert stream.decoded == 4
+    else:
+        # orjson: no logprobs template (it may refuse what the scanner accepts).
+        assert stream.decoded == len(contents) + 3
+
+
+def test_recorded_logprobs_streams_take_the_templated_path() -> None:
+    for name in ("chat-openai-python-test_content_logprobs_events",
+                 "chat-openai-node-emits-content-logprobs-events"):  # fmt: skip
+        body, _ = load(name)
+        stream = _Counting(json_loads=json.loads)
+        hot = _chat_run(stream, body)
+        assert hot == _chat_run(_GenericChat(json_loads=json.loads), body)
+        if name.startswith("chat-openai-python"):
+            # 5 chunks and [DONE]: the second content chunk ("!") is read by the template.
+            assert (len(hot["events"]), stream.decoded) == (5, 5)
+
+
+LOGPROBS_EDITS = [
+    lambda s: s,
+    lambda s: s.replace('"logprobs":{"content":[', '"logprobs":{"content":[1,'),
+    lambda s: s.replace('"logprobs":{"content":[', '"logprobs":{"content":[[],'),
+    lambda s: s.replace('"logprobs":{"content":[', '"logprobs":{"content": ['),
+    lambda s: s.replace('"logprobs":{"content":[', '"logprobs":{"content":[{"a":1,"a":2},'),
+    lambda s: s.replace(
+        '"logprobs":{"content":[', '"logprobs":{"content":[{"n":123456789012345678901234567890},'
+    ),
+    lambda s: s.replace(
+        '"logprobs":{"content":[', '"logprobs":{"content":[{"n":NaN,"m":-Infinity},'
+    ),
+    lambda s: s.replace(
+        '"logprobs":{"content":[', '"logprobs":{"content":[{"n":' + "[" * 40 + "]" * 40 + "},"
+    ),
+    lambda s: s.replace(
+        '"logprobs":{"content":[', '"logprobs":{"content":[{"n":' + "[" * 3000 + "]" * 3000 + "},"
+    ),
+    lambda s: s.replace('"logprobs":{"content":[', '"logprobs":{"content":[{"x":"\\ud800"},'),
+    lambda s: s.replace('"logprobs":{"content":[', '"logprobs":{"content":[{"x":"\x01"},'),
+    lambda s: s.replace('"logprobs":{"content":[', '"logprobs":{"content":[{"x":1}],"content":['),
+    lambda s: s.replace('"logprobs":{"content":[', '"logprobs":{"content":[{"x":1] ,'),
+    lambda s: s.replace('"logprobs":{"content":[', '"logprobs":{"content":{},"x":['),
+    lambda s: s.replace('"logprobs":{"content":[', '"logprobs":{"content":null,"x":['),
+    lambda s: s.replace('"refusal":null', '"refusal":[]'),
+    lambda s: s.replace('"refusal":null', '"refusal":null,"vendor":1'),
+    lambda s: s.replace('"logprobs":{"content":[{', '"logprobs":{"content":[{"content":"z",'),
+    lambda s: s.replace('],"refusal"', '] ,"refusal"'),
+    lambda s: s.replace('],"refusal"', ']],"refusal"'),
+]
+
+
+def _compare_all_paths(body: bytes, **options: Any) -> None:
+    """The templated path, the general path and events=False give the same (both decoders)."""
+    for loads in (json.loads, None):
+        options["json_loads"] = loads
+        hot = _chat_run(sr.ChatCompletionsStream(**options), body)
+        generic = _chat_run(_GenericChat(**options), body)
+        assert hot == generic
+        quiet = sr.ChatCompletionsStream(events=False, **options)
+        try:
+            quiet.feed(body)
+            quiet.close()
+        except sr.ProtocolError as exc:
+            assert (type(exc), str(exc)) == generic["error"]
+        assert quiet.outcome == generic["outcome"] and quiet.diagnostics == generic["diagnostics"]
+        snapshot = quiet.snapshot()
+        assert (None if snapshot is None else snapshot.to_dict()) == generic["snapshot"]
+
+
+@pytest.mark.parametrize("edit", range(len(LOGPROBS_EDITS)))
+@pytest.mark.parametrize("depth", [None, 30, 256])
+@pytest.mark.parametrize("strict", [False, True])
+def test_each_logprobs_edit_of_a_templated_chunk(
+    edit: int, depth: int | None, strict: bool
+) -> None:
+    # Every edit, on a chunk the template would read (the third; the second teaches it).
+    chunks = _logprobs_chunks(["a", "b", "c", "d"])
+    chunks[3] = LOGPROBS_EDITS[edit](chunks[3])
+    _compare_all_paths(_body(chunks), strict=strict, max_nesting_depth=depth)
+
+
+@settings(max_examples=300)
+@given(
+    contents=st.lists(TEXTS, min_size=2, max_size=10),
+    edits=st.lists(
+        st.tuples(
+            st.integers(0, 9),
+            st.integers(0, len(EDITS) - 1),
+            st.integers(0, len(LOGPROBS_EDITS) - 1),
+        ),
+        max_size=4,
+    ),
+    strict=st.booleans(),
+    depth=st.sampled_from([None, 30, 256]),
+)
+def test_templated_logprobs_path_equals_generic_path(
+    contents: list[str],
+    edits: list[tuple[int, int, int]],
+    strict: bool,
+    depth: int | None,
+) -> None:
+    chunks = _logprobs_chunks(contents)
+    for position, edit, lp_edit in edits:
+        i = 1 + position % len(contents)
+        chunks[i] = LOGPROBS_EDITS[lp_edit](EDITS[edit](chunks[i]))
+    _compare_all_paths(_body(chunks), strict=strict, max_nesting_depth=depth)

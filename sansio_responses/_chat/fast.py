@@ -21,11 +21,14 @@ general way, with nothing changed. Two of them, each standing for a part of the 
   took, but for its content (or its one tool call's arguments) and its ``obfuscation``. It stands
   for the JSON decoder and the common path's checks: by the JSON grammar such a chunk decodes to
   the same dict but for those strings, and the state it was checked against cannot have changed.
+  With ``logprobs=True`` and the standard library's decoder, the token entries of
+  ``logprobs.content`` vary too: the logprobs template (:meth:`ChatFastPaths._logprobs_templated`,
+  learnt by :meth:`ChatFastPaths._learn_logprobs`) reads them with the decoder's own scanner.
 
 tests/test_hot_paths.py (the common shape, and every near miss of it), tests/test_shape.py (the
-templates, with edited chunks) and tests/test_chat_fuzz.py (arbitrary bodies) run each stream
-twice, with and without these paths (``_HOT = False``), and require the same events, snapshots,
-diagnostics and errors.
+templates, the logprobs one included, with edited chunks) and tests/test_chat_fuzz.py (arbitrary
+bodies) run each stream twice, with and without these paths (``_HOT = False``), and require the
+same events, snapshots, diagnostics and errors.
 
 With ``events=False`` (the snapshot only) both paths apply the same values and build no event
 (tests/test_snapshot_only.py requires the same snapshot, diagnostics, outcome and errors as the
@@ -58,7 +61,7 @@ from .models import (
     new_object,
     tool_call_delta,
 )
-from .shape import Template, learn, match
+from .shape import STRING, VALUE, SlotTemplate, Template, learn, learn_slots, match, match_slots
 
 __all__ = ["ChatFastPaths"]
 
@@ -84,6 +87,28 @@ def _entries(lp: Any) -> bool:
                     return False
     return True
 
+
+def _logprobs_chunk(
+    dicts: tuple[dict[str, Any], ...], text: str, entries: list[Any], obf: str | None = None
+) -> dict[str, Any]:
+    """The wire dict of a chunk read by the logprobs template (see _learn_logprobs): the
+    template's dicts, copied, with its content, token entries and padding."""
+    d0, c0, delta0, lp0 = dicts
+    raw_delta = delta0.copy()
+    raw_delta["content"] = text
+    lp = lp0.copy()
+    lp["content"] = entries
+    c = c0.copy()
+    c["delta"] = raw_delta
+    c["logprobs"] = lp
+    d = d0.copy()
+    d["choices"] = [c]
+    if obf is not None:
+        d["obfuscation"] = obf
+    return d
+
+
+_LOGPROBS_KEYS = frozenset({"content", "refusal"})
 
 # The most shape templates a stream keeps (one per choice and tool call being streamed, as
 # with n > 1 or parallel tool calls): each chunk that no template matches tries them all.
@@ -120,6 +145,7 @@ class ChatFastPaths(ChatAccumulator):
     """
 
     _tpls: list[Template]  # the templates, newest first (at most _MAX_TEMPLATES)
+    _lp_tpl: SlotTemplate | None  # the template of logprobs chunks (see _learn_logprobs)
     _tpl_on: bool  # whether templates are learnt (only with the decoders they were proven for)
     _tpl_learnt: int  # attempts to learn one (bounded, see _learn)
     _view_of: Callable[..., Any]  # the stream's bound _view: every chunk holds a partial of it
@@ -511,6 +537,122 @@ class ChatFastPaths(ChatAccumulator):
         out.append(chunk)
         return True
 
+    def _logprobs_templated(self, text: str, out: list[Any]) -> bool:
+        """Accumulate the chunk *text*, and append its event to *out* (unless ``events=False``),
+        if the logprobs template matches it; else return False, unchanged.
+
+        The template (see :meth:`_learn_logprobs`) stands for the JSON decoder and the common
+        path's checks, as :meth:`_templated`'s do, with one more varying part: the token
+        entries of ``logprobs.content``, read by the standard library's scanner. They must be
+        objects (``ChoiceLogprobs``'s rule); the nesting depth is bounded as the general path
+        bounds it (an event that might nest too deep goes the general way).
+        """
+        tpl = self._lp_tpl
+        found = match_slots(tpl, text)  # type: ignore[arg-type]  # (called when there is one)
+        if found is None:
+            return False
+        entries = found[1]
+        if entries.__class__ is not list:
+            return False
+        for item in entries:
+            if item.__class__ is not dict:
+                return False
+        if len(text) > self._deep_len and (
+            text.count("{") + text.count("[") > self.max_nesting_depth  # type: ignore[operator]
+        ):
+            return False  # (the general path measures it, and refuses it if it is too deep)
+        content = found[0]
+        obf = found[2] if len(found) == 3 else None
+        fields = tpl.fields  # type: ignore[union-attr]
+        index, role, cid, kind, created, model, fingerprint, tier, dicts = fields
+        # What _extend does for such a chunk, shortened as in _templated: the chunk the
+        # template was learnt from set the identity, opened the content and the logprobs, whose
+        # token list stays a list (a chunk can only extend it).
+        self._seq += 1
+        self._snap = None
+        if fingerprint is not None:
+            self._fingerprint = fingerprint
+        if tier is not None:
+            self._service_tier = tier
+        ch = self._choices[index]
+        ch.cache = None
+        acc: Text = ch.content  # type: ignore[assignment]  # (see above)
+        acc.append(content)
+        ch.logprobs["content"].extend(entries)  # type: ignore[index]  # (see above)
+        if not self.events:
+            return True
+        mark = self._mark
+        changes = [(index, CONTENT, acc.length)]
+        if type(mark) is tuple and mark[2] < CHAIN - 1:  # link's common case, inline
+            mark = self._mark = (mark, changes, mark[2] + 1)
+        else:
+            mark = self._mark = link(mark, changes)
+        d = _logprobs_chunk(dicts, content, entries, obf)
+        c = d["choices"][0]
+        chunk = self._chunk(
+            d, c, c["delta"], index, role, content, None, None, cid, kind, created, model,
+            fingerprint, tier, c["logprobs"], mark,
+        )  # fmt: skip
+        out.append(chunk)
+        return True
+
+    def _learn_logprobs(self, data: str | bytes | bytearray, d: dict[str, Any]) -> None:
+        """Make the logprobs template of the chunk *d* just applied by :meth:`_common`, if it
+        has the shape of a ``logprobs=True`` stream's chunks: a content delta (an identical role
+        may repeat), a ``logprobs`` object with only token entries (``refusal`` null), no
+        finish reason and no unmodelled choice field, every other value a constant scalar. Its
+        content, its ``logprobs.content`` and its ``obfuscation`` vary.
+
+        Only with the standard library's decoder: the template reads the entries with its
+        scanner, which gives exactly what it gives inside a whole event (another decoder may
+        refuse what it accepts, such as integers over 64 bits).
+        """
+        scan = self._scan
+        if scan is None or not isinstance(data, str) or len(data) > BIG_EVENT_DATA:
+            return
+        c = d["choices"][0]
+        raw_delta = c["delta"]
+        lp = c["logprobs"]
+        text = raw_delta.get("content")
+        entries = lp.get("content")
+        if (
+            text.__class__ is not str
+            or entries.__class__ is not list
+            or lp.get("refusal") is not None
+            or not lp.keys() <= _LOGPROBS_KEYS
+            or c.get("finish_reason") is not None
+            or not c.keys() <= _CHOICE_KNOWN
+        ):
+            return
+        for k, v in raw_delta.items():
+            if k != "content" and k != "role" and v is not None:
+                return  # (a role is a string equal to the choice's: _common checked it)
+        for k, v in d.items():
+            if k != "choices" and v.__class__ not in _SCALARS:
+                return
+        dicts = (dict(d), dict(c), dict(raw_delta), dict(lp))
+        slots: list[tuple[str, tuple[str, ...], Any]] = [
+            (STRING, ("content",), text),
+            (VALUE, ("logprobs", "content"), entries),
+        ]
+        obf: Any = d.get("obfuscation")
+        if obf.__class__ is str:
+            slots.append((STRING, ("obfuscation",), obf))
+        tpl = learn_slots(data, slots, partial(_logprobs_chunk, dicts), self._loads, scan)
+        if tpl is not None:
+            tpl.fields = (
+                c["index"],
+                raw_delta.get("role"),
+                d["id"],
+                d["object"],
+                d.get("created"),
+                d["model"],
+                d.get("system_fingerprint"),
+                d.get("service_tier"),
+                dicts,
+            )
+            self._lp_tpl = tpl
+
     def _learn(self, data: str | bytes | bytearray, d: dict[str, Any]) -> None:
         """Make the template of the chunk *d* just applied by :meth:`_common`, if it has a shape
         one can describe (see :mod:`._chat.shape`): its content, or the arguments of its one tool call
@@ -525,9 +667,10 @@ class ChatFastPaths(ChatAccumulator):
         c = d["choices"][0]
         raw_delta = c["delta"]
         if c.get("logprobs") is not None:
-            # Token entries differ in every chunk: no template. Counted as an attempt, so that
-            # a stream with logprobs=True stops trying after a few.
+            # Token entries differ in every chunk: a template with a value slot, if any.
+            # Counted as an attempt, so that a stream of other shapes stops trying soon.
             self._tpl_learnt += 1
+            self._learn_logprobs(data, d)
             return
         if c.get("finish_reason") is not None or len(data) > BIG_EVENT_DATA:
             return  # (a template holds the text: only small ones are kept)

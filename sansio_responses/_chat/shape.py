@@ -13,6 +13,9 @@ and nothing else.
 (A Responses delta, flat and with a varying ``sequence_number`` too, was measured: there the C
 scanner of ``json`` reads the whole event faster than this module's Python-level steps do.)
 
+A :class:`SlotTemplate` also has slots that hold one whole JSON value (the token entries of a
+chunk with logprobs), read by the decoder's own scanner (see :func:`match_slots`).
+
 A template is made only when a probe confirms it (see :func:`learn`): the fixed parts around fresh
 marker values must decode, with the stream's own decoder, to exactly the dict that the template
 builds from those markers. That rules out whatever the text search could get wrong (a key that
@@ -21,6 +24,7 @@ appears twice, a key inside another string).
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Callable
@@ -28,7 +32,17 @@ from typing import Any
 
 from .._base import JSONLoads
 
-__all__ = ["Template", "learn", "match"]
+__all__ = [
+    "STRING",
+    "VALUE",
+    "ScanValue",
+    "SlotTemplate",
+    "Template",
+    "learn",
+    "learn_slots",
+    "match",
+    "match_slots",
+]
 
 # The standard library's string scanner (its C version when the accelerator is present: the
 # function json.loads itself uses), strict, so control characters are refused as json.loads
@@ -175,5 +189,166 @@ def learn(
         return None
     expected = markers if len(markers) == 2 else (first, None)
     if match(t, probe) != expected or decoded != build(*expected):
+        return None
+    return t
+
+
+# -- templates with a JSON value in them ----------------------------------------------------------
+#
+# A chunk with logprobs (``logprobs=True``) repeats an earlier one but for its content, its
+# padding and the token entries of its ``logprobs.content``: an array of objects, not a string.
+# The same argument holds for a slot that holds one whole JSON value read by the decoder's own
+# scanner from where the fixed text before it ends: the scanner consumes exactly one value, so
+# the text around it parses as it did (RFC 8259 section 2: a value is a complete token sequence)
+# and the event decodes to the template's dict with these values in their places.
+
+STRING = "string"
+VALUE = "value"
+
+#: Reads one JSON value of a text from an index: ``(value, the index just after it)``; raises
+#: ValueError or StopIteration where there is none (the standard library's scanner does).
+ScanValue = Callable[[str, int], tuple[Any, int]]
+
+
+class SlotTemplate:
+    """The fixed text of an event around its varying strings and JSON values.
+
+    ``parts[0]`` runs up to the first slot (a string slot's opening quote included), ``parts[i]``
+    from slot ``i - 1``'s end (a string's closing quote excluded) to slot ``i``, the last one to
+    the end. ``kinds`` says what each slot holds (:data:`STRING` or :data:`VALUE`), in text
+    order; ``order[i]`` is the place in :func:`learn_slots`' *slots* of the text's slot ``i``
+    (``None``: the same order). ``build(*values)`` makes the decoded dict, from the values in
+    *slots*' order. ``fields``: whatever the caller keeps with it.
+    """
+
+    __slots__ = ("build", "fields", "kinds", "order", "parts", "scan")
+
+    def __init__(
+        self,
+        parts: list[str],
+        kinds: tuple[str, ...],
+        order: tuple[int, ...] | None,
+        build: Callable[..., dict[str, Any]],
+        scan: ScanValue,
+    ) -> None:
+        self.parts = parts
+        self.kinds = kinds
+        self.order = order
+        self.build = build
+        self.scan = scan
+        self.fields: Any = None
+
+
+def match_slots(t: SlotTemplate, data: str) -> list[Any] | None:
+    """The values of *data*'s slots (in the order of :func:`learn_slots`' *slots*), if it fits
+    *t*.
+
+    A value slot nested deeper than the interpreter allows gives None (the caller's general
+    path then reports it as any too-deep event).
+    """
+    parts = t.parts
+    pos = len(parts[0])
+    if not data.startswith(parts[0]):
+        return None
+    scan = t.scan
+    values: list[Any] = []
+    try:
+        for kind, fixed in zip(t.kinds, parts[1:], strict=True):
+            value, pos = _scanstring(data, pos) if kind is STRING else scan(data, pos)
+            if not data.startswith(fixed, pos):
+                return None
+            pos += len(fixed)
+            values.append(value)
+    except (ValueError, StopIteration, RecursionError):
+        return None
+    if pos != len(data):
+        return None
+    order = t.order
+    if order is None:
+        return values
+    ordered: list[Any] = [None] * len(values)
+    for i, value in zip(order, values, strict=True):
+        ordered[i] = value
+    return ordered
+
+
+def _value_start(data: str, path: tuple[str, ...]) -> int | None:
+    """Where the value of the last member reached by the keys *path* (each an object member of
+    the one before, written next to each other) starts in *data*."""
+    pattern = _PATTERNS.get("\0".join(path))
+    if pattern is None:
+        members = ("{" + _WS).join(re.escape(json.dumps(key)) + _WS + ":" + _WS for key in path)
+        pattern = _PATTERNS["\0".join(path)] = re.compile(members)
+    found = None
+    for m in pattern.finditer(data):
+        found = m
+    return None if found is None else found.end()
+
+
+def learn_slots(
+    data: str,
+    slots: list[tuple[str, tuple[str, ...], Any]],
+    build: Callable[..., dict[str, Any]],
+    loads: JSONLoads,
+    scan: ScanValue,
+) -> SlotTemplate | None:
+    """A template for events shaped like *data*, or None.
+
+    *slots*: (kind, the keys that lead to it, its value in *data*), in any order; a string
+    slot's path is its member's name alone. ``build(*values)`` must make the decoded dict. As
+    :func:`learn`: the template is returned only when a probe with fresh markers, decoded by
+    *loads*, equals ``build`` of the markers and matches the template.
+    """
+    spans: list[tuple[int, int, int]] = []  # (start, end, place in slots)
+    for n, (kind, path, value) in enumerate(slots):
+        if kind is STRING:
+            span = _locate(data, path[-1], value)
+        else:
+            start = _value_start(data, path)
+            span = None
+            if start is not None:
+                try:
+                    found, end = scan(data, start)
+                except (ValueError, StopIteration, RecursionError):
+                    found = end = None
+                if end is not None and found == value:
+                    span = (start, end)
+        if span is None:
+            return None
+        spans.append((*span, n))
+    spans.sort()
+    for (_, end, _), (start, _, _) in itertools.pairwise(spans):
+        if start < end:
+            return None  # (overlapping: the text search went wrong)
+    parts = [data[: spans[0][0]]]
+    for (_, end, _), (start, _, _) in itertools.pairwise(spans):
+        parts.append(data[end:start])
+    parts.append(data[spans[-1][1] :])
+    kinds = tuple(slots[n][0] for _, _, n in spans)
+    order = tuple(n for _, _, n in spans)
+    t = SlotTemplate(
+        parts, kinds, None if order == tuple(range(len(slots))) else order, build, scan
+    )
+    seen = data
+    markers: list[Any] = []
+    texts: list[str] = []
+    for kind in kinds:
+        marker = _marker(seen, None)
+        seen += json.dumps(marker)
+        if kind is STRING:
+            markers.append(marker)
+            texts.append(json.dumps(marker)[1:-1] + '"')
+        else:
+            markers.append([{marker: [1.5, None]}])
+            texts.append(json.dumps(markers[-1]))
+    probe = parts[0] + "".join(text + part for text, part in zip(texts, parts[1:], strict=True))
+    try:
+        decoded = loads(probe)
+    except (ValueError, RecursionError):
+        return None
+    ordered: list[Any] = [None] * len(markers)
+    for i, marker in zip(order, markers, strict=True):
+        ordered[i] = marker
+    if match_slots(t, probe) != ordered or decoded != build(*ordered):
         return None
     return t

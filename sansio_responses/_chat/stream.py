@@ -60,7 +60,7 @@ from .models import (
     hot_chunk,
 )
 from .parsed import COMPLETE_FINISH, final_value, format_parser, json_of, latest_value
-from .shape import Template
+from .shape import SlotTemplate, Template
 
 __all__ = ["DEFAULT_MAX_CHOICES", "DEFAULT_MAX_TOOL_CALLS", "ChatCompletionsStream", "ChatEvent"]
 
@@ -183,6 +183,7 @@ class ChatCompletionsStream(ChatFastPaths):
         # the decoder is one of ours: a custom json_loads may build other values than the
         # standard library's.
         self._tpls: list[Template] = []
+        self._lp_tpl: SlotTemplate | None = None
         self._tpl_on = self._loads is stdlib_loads or self._loads is orjson_loads
         self._tpl_learnt = 0  # attempts to learn one (bounded, see _learn)
 
@@ -294,6 +295,10 @@ class ChatCompletionsStream(ChatFastPaths):
             if self._templated(
                 data if isinstance(data, str) else data.decode("utf-8", "replace"), out
             ):
+                return
+        if self._lp_tpl is not None and event_type == "message" and self.outcome is None:
+            # The same with logprobs=True: the token entries vary too (read by the scanner).
+            if isinstance(data, str) and self._logprobs_templated(data, out):
                 return
         try:
             if len(data) <= BIG_EVENT_DATA:
