@@ -28,7 +28,7 @@ from test_adapters_common import (
 )
 
 from adapters.httpx_async import open_stream
-from sansio_responses import ConnectError
+from sansio_responses import ConnectError, TotalTimeout
 from sansio_responses._http.requests import Request
 from sansio_responses.testing import ResponsesServer, Script, StreamBuilder
 
@@ -120,3 +120,42 @@ def test_tls_with_a_local_ca(server: ResponsesServer, backend: str) -> None:  # 
         refused = run(backend, request, max_retries=0)
         assert isinstance(refused.error, ConnectError)
         assert "CERTIFICATE_VERIFY_FAILED" in str(refused.error).upper()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_total_deadline_on_a_new_and_on_a_pooled_connection(
+    server: ResponsesServer,  # noqa: F811
+    backend: str,
+) -> None:
+    # A new connection's body reads are bounded by the watchdog (one timer per request, which
+    # shuts the socket down at the deadline; issue 21: no deadline per read). A pooled
+    # connection brings no connect event, so no socket: its reads get a deadline each. Both end
+    # the stalled body with the TotalTimeout, after the events before the stall.
+    body = StreamBuilder().text("a b c d", 4).completed().to_sse()
+    stalled = Script(body, stall_after_events=3, stall_seconds=60)
+    server.enqueue(stalled, Script(body), stalled)
+    request = tls_request(server.base_url)[0]
+
+    async def stalls(client: httpx.AsyncClient) -> tuple[bool, int, BaseException | None]:
+        seen, armed = 0, False
+        try:
+            async with open_stream(request, client, idle_timeout=None, total_timeout=1.5) as events:
+                armed = events._watchdog.armed  # pyright: ignore[reportPrivateUsage]
+                async for _ in events:
+                    seen += 1
+        except TotalTimeout as exc:
+            return armed, seen, exc
+        return armed, seen, None
+
+    async def main() -> list[tuple[bool, int, BaseException | None]]:
+        async with httpx.AsyncClient(limits=httpx.Limits(max_connections=1)) as client:
+            new = await stalls(client)  # its connection is shut down at the deadline
+            async with open_stream(request, client) as events:  # a fresh one, then pooled
+                assert [e.type async for e in events][-1] == "response.completed"
+            pooled = await stalls(client)
+        return [new, pooled]
+
+    (new, pooled) = anyio.run(main, backend=backend)
+    assert new[0] is True and pooled[0] is False  # the two paths
+    for _, seen, error in (new, pooled):
+        assert isinstance(error, TotalTimeout) and seen == 3
