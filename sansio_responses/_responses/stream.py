@@ -500,7 +500,8 @@ class ResponsesStream(ResumableStream):
                     self._on_comment()
                     continue
                 obj: JSONValue
-                if len(payload) > BIG_EVENT_DATA:
+                size = len(payload)
+                if size > BIG_EVENT_DATA:
                     obj = self._load_big_or_none(payload)
                 else:
                     try:
@@ -508,12 +509,12 @@ class ResponsesStream(ResumableStream):
                             obj = loads(payload)
                         else:
                             obj, end = scan(payload, 0)
-                            if end != len(payload):
+                            if end != size:
                                 obj = loads(payload)  # its error
                     except (ValueError, RecursionError, StopIteration):
                         obj = None
                     if type(obj) is dict and running:
-                        if len(payload) > deep:  # as _on_decoded does, first
+                        if size > deep:  # as _on_decoded does, first
                             self._check_depth(obj, payload, offset)
                             checked = True
                         else:
@@ -569,7 +570,11 @@ class ResponsesStream(ResumableStream):
                                         event.content_index = content_index
                                         event.delta = delta
                                         event.logprobs = logprobs
-                                        event._snapshot_fn = prefix = _prefix_fn(text, text.length)
+                                        # _prefix_fn, inlined (default arguments, not
+                                        # the loop's variables)
+                                        event._snapshot_fn = prefix = (
+                                            lambda text=text, n=text.length: text.prefix(n)
+                                        )
                                         event._parsed_fn = (
                                             None if json is None else json.reader(prefix)
                                         )
@@ -625,7 +630,9 @@ class ResponsesStream(ResumableStream):
                                     elif index == "summary_index":
                                         event.summary_index = summary_index
                                     event.delta = delta
-                                    event._snapshot_fn = prefix = _prefix_fn(text, text.length)
+                                    event._snapshot_fn = prefix = lambda text=text, n=text.length: (
+                                        text.prefix(n)
+                                    )
                                     event._parsed_fn = None if json is None else json.reader(prefix)
                                     event.__class__ = cls
                                     out.append(event)
