@@ -501,6 +501,47 @@ def test_recorded_logprobs_streams_take_the_templated_path() -> None:
             assert (len(hot["events"]), stream.decoded) == (5, 5)
 
 
+@pytest.mark.parametrize("azure", [False, True])
+def test_interleaved_logprobs_choices_give_the_general_paths_result(azure: bool) -> None:
+    # n=2: the chunks of two choices alternate, so the one logprobs template is learnt for one
+    # choice and then the other (relearning is bounded); with Azure's content_filter_results no
+    # template is learnt at all. Either way: the general path's result.
+    dumps = partial(json.dumps, separators=(",", ":"))
+    chunks = []
+    for c in range(2):
+        first = {"index": c, "delta": {"role": "assistant", "content": ""}}
+        first["logprobs"] = {"content": [], "refusal": None}
+        chunks.append(dumps(dict(CHAT_BASE, choices=[first])))
+    for i in range(150):
+        for c in range(2):
+            entry = dict(ENTRY, token=f"{c}{i}")
+            choice: dict[str, Any] = {
+                "index": c,
+                "delta": {"content": f"{c}{i} "},
+                "logprobs": {"content": [entry], "refusal": None},
+                "finish_reason": None,
+            }
+            if azure:
+                choice["content_filter_results"] = {"hate": dict(SAFE)}
+            chunks.append(dumps(dict(CHAT_BASE, choices=[choice], obfuscation=f"p{i}")))
+    for c in range(2):
+        last = {"index": c, "delta": {}, "logprobs": None, "finish_reason": "stop"}
+        chunks.append(dumps(dict(CHAT_BASE, choices=[last])))
+    body = _body(chunks)
+    stream = _Counting(json_loads=json.loads)
+    hot = _chat_run(stream, body)
+    assert hot == _chat_run(_GenericChat(json_loads=json.loads), body)
+    if not azure:
+        assert stream.decoded < len(chunks)  # some chunks were templated
+    _compare_all_paths(body)
+    snapshot = stream.snapshot()
+    assert snapshot is not None
+    for c in range(2):
+        logprobs = snapshot.choices[c].logprobs
+        assert logprobs is not None
+        assert [e["token"] for e in logprobs["content"]] == [f"{c}{i}" for i in range(150)]
+
+
 LOGPROBS_EDITS = [
     lambda s: s,
     lambda s: s.replace('"logprobs":{"content":[', '"logprobs":{"content":[1,'),
