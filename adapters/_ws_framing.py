@@ -1,5 +1,6 @@
-"""What the WebSocket adapters share, without I/O: the upgrade, framing by wsproto, and messages
-handed to the :class:`~sansio_responses.ResponsesConnection`.
+"""What the WebSocket adapters share, without I/O: the upgrade, framing by wsproto, messages
+handed to the :class:`~sansio_responses.ResponsesConnection`, and the state of a connection
+(:class:`ConnectionState`: timeouts, deadline, events ready, the errors both raise).
 
 The async adapter (``websocket``) and the blocking one (``websocket_sync``) only move the bytes
 this object asks them to send and feed it the bytes they receive.
@@ -7,6 +8,7 @@ this object asks them to send and feed it the bytes they receive.
 
 from __future__ import annotations
 
+import ssl
 from typing import Any
 
 import wsproto
@@ -16,7 +18,7 @@ from wsproto.utilities import LocalProtocolError
 import sansio_responses as sr
 from sansio_responses import RemoteProtocolError, Request, ResponsesConnection, ResponsesServerEvent
 
-__all__ = ["READ_SIZE", "TRANSPORT_HEADERS", "Framing", "websocket_request"]
+__all__ = ["READ_SIZE", "TRANSPORT_HEADERS", "ConnectionState", "Framing", "websocket_request"]
 
 READ_SIZE = 65536
 # The HTTP builder's headers that describe a POST body, not the upgrade request.
@@ -134,3 +136,76 @@ class Framing:
             + (f" (HTTP {status})" if status else "")
             + (f": {shown}" if shown else "")
         )
+
+
+class ConnectionState:
+    """The state both WebSocket adapters keep for one connection, and the decisions and errors
+    that do not depend on their I/O. Each adapter adds its socket and its clock.
+
+    Attributes:
+        protocol: the sans-IO :class:`~sansio_responses.ResponsesConnection`.
+        reconnects: how many times the socket was opened again after a drop.
+    """
+
+    def __init__(
+        self,
+        request: Request[Any],
+        protocol: ResponsesConnection,
+        *,
+        connect_timeout: float | None,
+        idle_timeout: float | None,
+        total_timeout: float | None,
+        ssl_context: ssl.SSLContext | None,
+        now: float,
+    ) -> None:
+        self.protocol = protocol
+        self._request = request
+        self._connect_timeout = connect_timeout
+        self._idle_timeout = idle_timeout
+        self._total_timeout = total_timeout
+        self._deadline = None if total_timeout is None else now + total_timeout
+        self._ssl = ssl_context
+        self._framing: Framing | None = None
+        self._ready: list[ResponsesServerEvent] = []
+        self._closed = False
+        self.reconnects = 0
+
+    def _left(self, timeout: float | None, now: float, floor: float) -> float | None:
+        # The wait's bound: *timeout* or what is left of the total deadline, whichever is first.
+        if self._deadline is None:
+            return timeout
+        left = max(floor, self._deadline - now)
+        return left if timeout is None else min(timeout, left)
+
+    def _past(self, now: float, delay: float = 0.0) -> bool:
+        # Whether the total deadline passed (or would, after *delay* seconds).
+        return self._deadline is not None and now + delay >= self._deadline
+
+    def _total_error(self) -> sr.TotalTimeout:
+        assert self._total_timeout is not None
+        return sr.TotalTimeout(
+            f"the WebSocket connection took longer than total_timeout ({self._total_timeout} s)",
+            timeout=self._total_timeout,
+        )
+
+    def _closed_how(self, code: int | None) -> str:
+        where = f"{self._request.host}:{self._request.port}"
+        return f"the WebSocket to {where} closed ({'no close frame' if code is None else f'code {code}'})"
+
+    def _lost_error(self, code: int | None, lost: int) -> sr.ConnectionDropped:
+        return sr.ConnectionDropped(
+            f"{self._closed_how(code)} with {lost} response(s) in flight, now ended "
+            "'truncated'; the socket is open again",
+        )
+
+    def _not_reopened(self, code: int | None) -> sr.ConnectionDropped:
+        self._closed = True
+        return sr.ConnectionDropped(
+            f"{self._closed_how(code)} and was not reopened ({self.reconnects} reconnect(s) made)"
+        )
+
+    def _cancel_in_flight(self) -> None:
+        # The consumer closes the connection: what is still in flight is "cancelled", unless
+        # the connection had already ended (a timeout, a drop not reopened, a protocol error).
+        if not self._closed and self.protocol.error is None:
+            self.protocol.cancel()

@@ -45,12 +45,12 @@ from sansio_responses import (
 )
 
 from ._h11 import default_ssl_context
-from ._ws_framing import READ_SIZE, Framing, websocket_request
+from ._ws_framing import READ_SIZE, ConnectionState, Framing, websocket_request
 
 __all__ = ["WebSocketConnection", "open_connection"]
 
 
-class WebSocketConnection:
+class WebSocketConnection(ConnectionState):
     """An open Responses WebSocket. ``protocol`` is the sans-IO
     :class:`~sansio_responses.ResponsesConnection` (lanes, streams, rules).
 
@@ -68,19 +68,17 @@ class WebSocketConnection:
         total_timeout: float | None,
         ssl_context: ssl.SSLContext | None,
     ) -> None:
-        self.protocol = protocol
-        self._request = request
-        self._connect_timeout = connect_timeout
-        self._idle_timeout = idle_timeout
-        self._total_timeout = total_timeout
-        self._deadline = None if total_timeout is None else anyio.current_time() + total_timeout
-        self._ssl = ssl_context
+        super().__init__(
+            request,
+            protocol,
+            connect_timeout=connect_timeout,
+            idle_timeout=idle_timeout,
+            total_timeout=total_timeout,
+            ssl_context=ssl_context,
+            now=anyio.current_time(),
+        )
         self._sock: anyio.abc.ByteStream | None = None
-        self._framing: Framing | None = None
-        self._ready: list[ResponsesServerEvent] = []
         self._send_lock = anyio.Lock()
-        self._closed = False
-        self.reconnects = 0
 
     # -- sending ---------------------------------------------------------------------------------
 
@@ -144,7 +142,7 @@ class WebSocketConnection:
                 data = await self._sock.receive(READ_SIZE)
         except TimeoutError:
             await self._shutdown()  # the timeout ends the connection: nothing was cancelled
-            if self._deadline is not None and anyio.current_time() >= self._deadline:
+            if self._past(anyio.current_time()):
                 raise self._total_error() from None
             raise sr.failure("idle", self._request, timeout=self._idle_timeout) from None
         except (anyio.EndOfStream, anyio.BrokenResourceError, OSError):
@@ -192,23 +190,14 @@ class WebSocketConnection:
         lost = self.protocol.connection_lost()
         await self._reconnect(code)
         if lost:
-            raise sr.ConnectionDropped(
-                f"the WebSocket to {self._request.host}:{self._request.port} closed "
-                f"({'no close frame' if code is None else f'code {code}'}) with {len(lost)} "
-                "response(s) in flight, now ended 'truncated'; the socket is open again",
-            )
+            raise self._lost_error(code, len(lost))
 
     async def _reconnect(self, code: int | None) -> None:
         while True:
             delay = self.protocol.reconnect_delay(code)
             if delay is None:
-                self._closed = True
-                raise sr.ConnectionDropped(
-                    f"the WebSocket to {self._request.host}:{self._request.port} closed "
-                    f"({'no close frame' if code is None else f'code {code}'}) and was not "
-                    f"reopened ({self.reconnects} reconnect(s) made)"
-                )
-            if self._deadline is not None and anyio.current_time() + delay >= self._deadline:
+                raise self._not_reopened(code)
+            if self._past(anyio.current_time(), delay):
                 raise self._total_error()
             await anyio.sleep(delay)
             try:
@@ -220,17 +209,7 @@ class WebSocketConnection:
             return
 
     def _limit(self, timeout: float | None) -> float | None:
-        if self._deadline is None:
-            return timeout
-        left = max(0.0, self._deadline - anyio.current_time())
-        return left if timeout is None else min(timeout, left)
-
-    def _total_error(self) -> sr.TotalTimeout:
-        assert self._total_timeout is not None
-        return sr.TotalTimeout(
-            f"the WebSocket connection took longer than total_timeout ({self._total_timeout} s)",
-            timeout=self._total_timeout,
-        )
+        return self._left(timeout, anyio.current_time(), 0.0)
 
     async def _close_socket(self) -> None:
         sock, self._sock, self._framing = self._sock, None, None
@@ -252,8 +231,7 @@ class WebSocketConnection:
         (:meth:`ResponsesConnection.cancel <sansio_responses.ResponsesConnection.cancel>`), as
         when an HTTP adapter's block is left early, unless the connection had already ended: a
         timeout, a drop that was not reopened, or a server error that broke the protocol."""
-        if not self._closed and self.protocol.error is None:
-            self.protocol.cancel()
+        self._cancel_in_flight()
         await self._shutdown()
 
     async def _shutdown(self) -> None:

@@ -31,12 +31,12 @@ from sansio_responses import (
 )
 
 from ._h11 import default_ssl_context
-from ._ws_framing import READ_SIZE, Framing, websocket_request
+from ._ws_framing import READ_SIZE, ConnectionState, Framing, websocket_request
 
 __all__ = ["BlockingWebSocketConnection", "connect"]
 
 
-class BlockingWebSocketConnection:
+class BlockingWebSocketConnection(ConnectionState):
     """An open Responses WebSocket (blocking). ``protocol`` is the sans-IO
     :class:`~sansio_responses.ResponsesConnection`.
 
@@ -54,18 +54,16 @@ class BlockingWebSocketConnection:
         total_timeout: float | None,
         ssl_context: ssl.SSLContext | None,
     ) -> None:
-        self.protocol = protocol
-        self._request = request
-        self._connect_timeout = connect_timeout
-        self._idle_timeout = idle_timeout
-        self._total_timeout = total_timeout
-        self._deadline = None if total_timeout is None else time.monotonic() + total_timeout
-        self._ssl = ssl_context
+        super().__init__(
+            request,
+            protocol,
+            connect_timeout=connect_timeout,
+            idle_timeout=idle_timeout,
+            total_timeout=total_timeout,
+            ssl_context=ssl_context,
+            now=time.monotonic(),
+        )
         self._sock: socket.socket | None = None
-        self._framing: Framing | None = None
-        self._ready: list[ResponsesServerEvent] = []
-        self._closed = False
-        self.reconnects = 0
 
     def send_create(
         self, body: Mapping[str, Any], *, stream_id: str | None = None
@@ -119,7 +117,7 @@ class BlockingWebSocketConnection:
             data = self._sock.recv(READ_SIZE)
         except TimeoutError:
             self._shutdown()  # the timeout ends the connection: nothing was cancelled
-            if self._deadline is not None and time.monotonic() >= self._deadline:
+            if self._past(time.monotonic()):
                 raise self._total_error() from None
             raise sr.failure("idle", self._request, timeout=self._idle_timeout) from None
         except OSError:
@@ -161,23 +159,14 @@ class BlockingWebSocketConnection:
         lost = self.protocol.connection_lost()
         self._reconnect(code)
         if lost:
-            raise sr.ConnectionDropped(
-                f"the WebSocket to {self._request.host}:{self._request.port} closed "
-                f"({'no close frame' if code is None else f'code {code}'}) with {len(lost)} "
-                "response(s) in flight, now ended 'truncated'; the socket is open again",
-            )
+            raise self._lost_error(code, len(lost))
 
     def _reconnect(self, code: int | None) -> None:
         while True:
             delay = self.protocol.reconnect_delay(code)
             if delay is None:
-                self._closed = True
-                raise sr.ConnectionDropped(
-                    f"the WebSocket to {self._request.host}:{self._request.port} closed "
-                    f"({'no close frame' if code is None else f'code {code}'}) and was not "
-                    f"reopened ({self.reconnects} reconnect(s) made)"
-                )
-            if self._deadline is not None and time.monotonic() + delay >= self._deadline:
+                raise self._not_reopened(code)
+            if self._past(time.monotonic(), delay):
                 raise self._total_error()
             time.sleep(delay)
             try:
@@ -189,17 +178,7 @@ class BlockingWebSocketConnection:
             return
 
     def _limit(self, timeout: float | None) -> float | None:
-        if self._deadline is None:
-            return timeout
-        left = max(0.001, self._deadline - time.monotonic())
-        return left if timeout is None else min(timeout, left)
-
-    def _total_error(self) -> sr.TotalTimeout:
-        assert self._total_timeout is not None
-        return sr.TotalTimeout(
-            f"the WebSocket connection took longer than total_timeout ({self._total_timeout} s)",
-            timeout=self._total_timeout,
-        )
+        return self._left(timeout, time.monotonic(), 0.001)
 
     def _close_socket(self) -> None:
         sock, self._sock, self._framing = self._sock, None, None
@@ -219,8 +198,7 @@ class BlockingWebSocketConnection:
         """Close the socket (a normal close frame first when it is open; idempotent).
         Responses still in flight get the outcome ``"cancelled"``, unless the connection had
         already ended (see ``WebSocketConnection.aclose`` in the ``websocket`` module)."""
-        if not self._closed and self.protocol.error is None:
-            self.protocol.cancel()
+        self._cancel_in_flight()
         self._shutdown()
 
     def _shutdown(self) -> None:
