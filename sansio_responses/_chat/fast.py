@@ -145,7 +145,7 @@ class ChatFastPaths(ChatAccumulator):
     """
 
     _tpls: list[Template]  # the templates, newest first (at most _MAX_TEMPLATES)
-    _lp_tpl: SlotTemplate | None  # the template of logprobs chunks (see _learn_logprobs)
+    _lp_tpls: list[SlotTemplate]  # the logprobs templates, newest first (see _learn_logprobs)
     _tpl_on: bool  # whether templates are learnt (only with the decoders they were proven for)
     _tpl_learnt: int  # attempts to learn one (bounded, see _learn)
     _view_of: Callable[..., Any]  # the stream's bound _view: every chunk holds a partial of it
@@ -539,7 +539,7 @@ class ChatFastPaths(ChatAccumulator):
 
     def _logprobs_templated(self, text: str, out: list[Any]) -> bool:
         """Accumulate the chunk *text*, and append its event to *out* (unless ``events=False``),
-        if the logprobs template matches it; else return False, unchanged.
+        if a logprobs template matches it; else return False, unchanged.
 
         The template (see :meth:`_learn_logprobs`) stands for the JSON decoder and the common
         path's checks, as :meth:`_templated`'s do, with one more varying part: the token
@@ -547,9 +547,11 @@ class ChatFastPaths(ChatAccumulator):
         objects (``ChoiceLogprobs``'s rule); the nesting depth is bounded as the general path
         bounds it (an event that might nest too deep goes the general way).
         """
-        tpl = self._lp_tpl
-        found = match_slots(tpl, text)  # type: ignore[arg-type]  # (called when there is one)
-        if found is None:
+        for tpl in self._lp_tpls:
+            found = match_slots(tpl, text)
+            if found is not None:
+                break
+        else:
             return False
         entries = found[1]
         if entries.__class__ is not list:
@@ -563,7 +565,7 @@ class ChatFastPaths(ChatAccumulator):
             return False  # (the general path measures it, and refuses it if it is too deep)
         content = found[0]
         obf = found[2] if len(found) == 3 else None
-        fields = tpl.fields  # type: ignore[union-attr]
+        fields = tpl.fields
         index, role, cid, kind, created, model, fingerprint, tier, dicts = fields
         # What _extend does for such a chunk, shortened as in _templated: the chunk the
         # template was learnt from set the identity, opened the content and the logprobs, whose
@@ -651,7 +653,9 @@ class ChatFastPaths(ChatAccumulator):
                 d.get("service_tier"),
                 dicts,
             )
-            self._lp_tpl = tpl
+            # One template per choice (n > 1): the newest first, the oldest dropped.
+            kept = [x for x in self._lp_tpls if x.fields[0] != c["index"]]
+            self._lp_tpls = [tpl, *kept[: _MAX_TEMPLATES - 1]]
 
     def _learn(self, data: str | bytes | bytearray, d: dict[str, Any]) -> None:
         """Make the template of the chunk *d* just applied by :meth:`_common`, if it has a shape

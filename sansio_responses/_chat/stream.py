@@ -183,7 +183,7 @@ class ChatCompletionsStream(ChatFastPaths):
         # the decoder is one of ours: a custom json_loads may build other values than the
         # standard library's.
         self._tpls: list[Template] = []
-        self._lp_tpl: SlotTemplate | None = None
+        self._lp_tpls: list[SlotTemplate] = []
         self._tpl_on = self._loads is stdlib_loads or self._loads is orjson_loads
         self._tpl_learnt = 0  # attempts to learn one (bounded, see _learn)
 
@@ -296,7 +296,7 @@ class ChatCompletionsStream(ChatFastPaths):
                 data if isinstance(data, str) else data.decode("utf-8", "replace"), out
             ):
                 return
-        if self._lp_tpl is not None and event_type == "message" and self.outcome is None:
+        if self._lp_tpls and event_type == "message" and self.outcome is None:
             # The same with logprobs=True: the token entries vary too (read by the scanner).
             if isinstance(data, str) and self._logprobs_templated(data, out):
                 return
