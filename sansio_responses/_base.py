@@ -50,8 +50,11 @@ DEFAULT_MAX_DIAGNOSTICS = 1000
 DEFAULT_MAX_NESTING_DEPTH = 256
 
 
-def too_deep(value: Any, limit: int) -> bool:
-    """Whether the JSON tree *value* nests more than *limit* levels (iterative: any depth is safe)."""
+def too_deep(value: Any, limit: int, budget: int = -1) -> bool | None:
+    """Whether the JSON tree *value* nests more than *limit* levels (iterative: any depth is safe).
+
+    With a *budget* >= 0, ``None`` (not known) once more than *budget* containers were visited.
+    """
     stack: list[tuple[dict[str, Any] | list[Any], int]] = [(value, 1)]
     pop, push = stack.pop, stack.append
     child: JSONValue
@@ -59,6 +62,9 @@ def too_deep(value: Any, limit: int) -> bool:
         node, depth = pop()
         if depth > limit:
             return True
+        if budget == 0:
+            return None
+        budget -= 1
         for child in node.values() if type(node) is dict else node:
             if type(child) is dict or type(child) is list:
                 push((child, depth + 1))
@@ -177,9 +183,63 @@ def _string_tokens(data: str | bytes | bytearray) -> Iterator[tuple[int, int]]:
         start = find(quote, stop + 1)
 
 
-def _match(data: str | bytes | bytearray, at: int, value: str, encode: Any, as_bytes: bool) -> int:
+#: What :func:`_profile` says of a string, as bits: its UTF-8 form holds backslashes, quotes,
+#: line feeds (each escaped by a replace), or :data:`_GENERAL`: other control characters or a
+#: lone surrogate (the encoder itself decides). 0: its UTF-8 bytes are its JSON form.
+_BACKSLASH, _QUOTE, _LF, _GENERAL = 1, 2, 4, 8
+
+
+def _profile(value: str) -> int:
+    """The escapes the UTF-8 JSON form of *value* needs (bits, see :data:`_GENERAL`), found in
+    C-speed passes over its UTF-8 form, piece by piece (no copy of a whole long text)."""
+    profile = 0
+    for i in range(0, len(value), _PIECE):
+        try:
+            raw = value[i : i + _PIECE].encode("utf-8")
+        except UnicodeEncodeError:
+            return _GENERAL
+        if len(raw.translate(None, _CONTROLS)) != len(raw):
+            return _GENERAL
+        if raw.find(b"\\") >= 0:
+            profile |= _BACKSLASH
+        if raw.find(b'"') >= 0:
+            profile |= _QUOTE
+        if raw.find(b"\n") >= 0:
+            profile |= _LF
+    return profile
+
+
+def _match(
+    data: str | bytes | bytearray,
+    at: int,
+    value: str,
+    encode: Any,
+    as_bytes: bool,
+    profile: int = _GENERAL,
+) -> int:
     """Where the JSON encoding of *value* (in the form *encode* writes) ends, if the data hold it
-    at *at*; -1 if not. Compared piece by piece in place: no copy of *value* or of the data."""
+    at *at*; -1 if not. Compared piece by piece in place: no copy of *value* or of the data.
+
+    *profile* (:func:`_profile`, of the UTF-8 form on bytes data): a string with no control
+    character but line feeds is compared as its UTF-8 bytes with only the replaces it needs,
+    without the encoder's other passes (the piecewise comparison of a long text cost more
+    than decoding the whole event).
+    """
+    if as_bytes and encode is _utf8_json and not profile & _GENERAL:
+        startswith: Callable[[bytes, int], bool] = data.startswith  # type: ignore[assignment]
+        for i in range(0, len(value), _PIECE):
+            raw = value[i : i + _PIECE].encode("utf-8")
+            if profile:
+                if profile & _BACKSLASH:
+                    raw = raw.replace(b"\\", b"\\\\")
+                if profile & _QUOTE:
+                    raw = raw.replace(b'"', b'\\"')
+                if profile & _LF:
+                    raw = raw.replace(b"\n", b"\\n")
+            if not startswith(raw, at):
+                return -1
+            at += len(raw)
+        return at
     for i in range(0, len(value), _PIECE):
         try:
             piece = encode(value[i : i + _PIECE], as_bytes)
@@ -222,7 +282,11 @@ _FIND_MAX = 64
 _HEAD = 64
 
 
-def _cuts(data: str | bytes | bytearray, shared: list[str]) -> list[tuple[int, int, str]]:
+def _cuts(
+    data: str | bytes | bytearray,
+    shared: list[str],
+    profiles: dict[int, tuple[str, int]] | None = None,
+) -> list[tuple[int, int, str]]:
     """``(start, stop, value)`` of the string tokens of *data* that encode a held string, in order.
 
     Each held string is searched for, quote and first characters, with ``find`` (C speed: the
@@ -233,6 +297,10 @@ def _cuts(data: str | bytes | bytearray, shared: list[str]) -> list[tuple[int, i
     placeholder then leaves a backslash outside a string, which no JSON decoder accepts, so the
     caller decodes the data as usual. Overlapping matches (only possible that way) are refused
     likewise.
+
+    The UTF-8 form (the API's) is searched first; the \\u-escaped one only for a string not
+    found in it. *profiles*, if given, keeps each held string's :func:`_profile` (by id, with
+    the string, so that an id is never reused) from one large event to the next.
     """
     as_bytes = not isinstance(data, str)
     quote: Any = b'"' if as_bytes else '"'
@@ -251,7 +319,11 @@ def _cuts(data: str | bytes | bytearray, shared: list[str]) -> list[tuple[int, i
         return list(cuts.values())
     find = data.find
     for value in shared:
-        for encode in _forms(value):
+        found = False
+        profile = -1  # not known yet
+        for encode in (_utf8_json, _ascii_json):
+            if encode is _ascii_json and (found or _forms(value)[-1] is not _ascii_json):
+                break  # found in the API's form, or the other form is not this string's
             try:
                 needle = quote + encode(value[:_HEAD], as_bytes)
             except UnicodeEncodeError:
@@ -262,9 +334,12 @@ def _cuts(data: str | bytes | bytearray, shared: list[str]) -> list[tuple[int, i
                 while before >= 0 and data[before] == backslash:
                     before -= 1
                 if (at - 1 - before) % 2 == 0 and at not in cuts:
-                    end = _match(data, at + 1, value, encode, as_bytes)
+                    if encode is _utf8_json and as_bytes and profile < 0:
+                        profile = _profile_of(value, profiles)
+                    end = _match(data, at + 1, value, encode, as_bytes, profile)
                     if end >= 0 and data[end : end + 1] == quote:
                         cuts[at] = (at, end + 1, value)
+                        found = True
                 at = find(needle, at + 1)
     ordered = sorted(cuts.values())
     for (_, stop, _), (start, _, _) in itertools.pairwise(ordered):
@@ -273,11 +348,24 @@ def _cuts(data: str | bytes | bytearray, shared: list[str]) -> list[tuple[int, i
     return ordered
 
 
+def _profile_of(value: str, profiles: dict[int, tuple[str, int]] | None) -> int:
+    """:func:`_profile` of *value*, kept in *profiles* (when given) for the next event."""
+    if profiles is None:
+        return _profile(value)
+    known = profiles.get(id(value))
+    if known is not None and known[0] is value:
+        return known[1]
+    profile = _profile(value)
+    profiles[id(value)] = (value, profile)
+    return profile
+
+
 def load_sharing(
     data: str | bytes | bytearray,
     shared: list[str],
     loads: JSONLoads,
     max_depth: int | None = None,
+    profiles: dict[int, tuple[str, int]] | None = None,
 ) -> Any | None:
     """Decode *data* with *loads*, each long string equal to one of *shared* being that object.
 
@@ -294,21 +382,25 @@ def load_sharing(
     object is level 1) and raises :class:`RecursionError` past it, so that the caller need not
     walk the tree a second time; a returned tree nests *max_depth* levels at most.
     """
-    as_bytes = not isinstance(data, str)
-    # The placeholders hold a NUL: unambiguous only if no string of the data can contain one.
-    if data.find(b"\\u0000" if as_bytes else "\\u0000") >= 0:  # type: ignore[arg-type]
-        return None
-    cuts = _cuts(data, shared)
+    cuts = _cuts(data, shared, profiles)
     if not cuts:
         return None
+    # The placeholders hold a NUL: unambiguous only if no string decoded from the rest can
+    # contain one. (Searched in the rest, not the data: the cut strings are not decoded, and a
+    # string of the rest lies within one piece, see _cuts.)
+    nul = b"\\u0000" if not isinstance(data, str) else "\\u0000"
     rest: list[str] = []
     last = 0
     for number, (start, stop, _) in enumerate(cuts):
         chunk = data[last:start]
+        if chunk.find(nul) >= 0:  # type: ignore[arg-type]
+            return None
         rest.append(chunk if isinstance(chunk, str) else chunk.decode("utf-8", "replace"))
         rest.append(f'"\\u0000{number}"')
         last = stop
     chunk = data[last:]
+    if chunk.find(nul) >= 0:  # type: ignore[arg-type]
+        return None
     rest.append(chunk if isinstance(chunk, str) else chunk.decode("utf-8", "replace"))
     del chunk
     try:
@@ -403,6 +495,9 @@ class EventStreamBase(Generic[E]):
         self._error: ProtocolError | None = None
         # The last tree _load_big decoded with its depth measured (see _check_depth).
         self._depth_checked: object = None
+        # The escape profile of each held string compared so far (see load_sharing): only the
+        # strings still held are kept.
+        self._profiles: dict[int, tuple[str, int]] = {}
 
     # -- public surface ------------------------------------------------------------------------
 
@@ -538,10 +633,15 @@ class EventStreamBase(Generic[E]):
         about its data, not also two more copies of the text.
         """
         shared = self._shared_strings(len(data))
+        if self._profiles:
+            held = {id(value) for value in shared}
+            self._profiles = {k: v for k, v in self._profiles.items() if k in held}
         if shared:
             # The walk that puts the shared strings in measures the depth too (RecursionError
             # past the limit: the caller's error path); _check_depth then skips this object.
-            obj = load_sharing(data, shared, self._big_loads, self.max_nesting_depth)
+            obj = load_sharing(
+                data, shared, self._big_loads, self.max_nesting_depth, self._profiles
+            )
             if obj is not None:
                 self._depth_checked = obj
                 return obj
@@ -578,8 +678,16 @@ class EventStreamBase(Generic[E]):
         if obj is self._depth_checked:  # measured while it was decoded (see _load_big)
             self._depth_checked = None
             return
-        # Counting brackets runs at C speed and bounds the depth from above: the walk over the
-        # tree is only needed for large events with many containers (and stops at the limit).
+        # A tree of few containers (a long text or image in a small object) is walked at once,
+        # cheaper than reading the data again; past that many, counting brackets runs at C
+        # speed and bounds the depth from above: the whole walk is only needed for large events
+        # with many containers (and stops at the limit).
+        if len(data) > BIG_EVENT_DATA:
+            known = too_deep(obj, limit, len(data) >> 10)
+            if known is not None:
+                if known:
+                    raise self._deep_error(data, offset)
+                return
         # (The data are bytes on the orjson path, see _BYTES_DATA.)
         if isinstance(data, str):
             brackets = data.count("{") + data.count("[")

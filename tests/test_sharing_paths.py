@@ -1,0 +1,101 @@
+"""The cheaper paths of the large-event machinery agree with the general ones (issue 21).
+
+- A held string is compared with the data as its UTF-8 bytes plus only the replaces it needs
+  (``_profile``), instead of the JSON encoder's passes: on any string and any data around it,
+  the answer is the general comparison's.
+- ``too_deep`` with a budget answers as without one, or says it does not know.
+- ``load_sharing`` looks for escaped NULs (its placeholders' mark) only in what it decodes: a
+  held string holding one is still shared, a decoded string holding one still refuses sharing.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sansio_responses import _base
+from sansio_responses._base import load_sharing, stdlib_loads, too_deep
+
+# Characters that need each kind of escape, non-ASCII of every width, and lone surrogates.
+ALPHABET = st.sampled_from(
+    ['"', "\\", "\n", "\t", "\x00", "\x1f", "\x7f", "a", "é", "\u2019", "\U0001f600", "\ud800"]
+)
+strings = st.text(ALPHABET | st.characters(), max_size=40) | st.text(ALPHABET, max_size=40)
+
+
+def _general(data: bytes, at: int, value: str) -> int:
+    return _base._match(data, at, value, _base._utf8_json, True)  # pyright: ignore[reportPrivateUsage]
+
+
+@settings(max_examples=500, deadline=None)
+@given(value=strings, before=st.binary(max_size=8), after=st.binary(max_size=8), flip=st.integers())
+def test_the_profiled_comparison_is_the_encoders(
+    value: str, before: bytes, after: bytes, flip: int
+) -> None:
+    profile = _base._profile(value)  # pyright: ignore[reportPrivateUsage]
+    try:
+        form = json.dumps(value, ensure_ascii=False)[1:-1].encode("utf-8")
+    except UnicodeEncodeError:
+        form = b""
+    candidates = [before + form + after]
+    if form:  # the same with one byte changed: never a match
+        i = flip % len(form)
+        changed = bytes([form[i] ^ 1])
+        candidates.append(before + form[:i] + changed + form[i + 1 :] + after)
+    for data in candidates:
+        fast = _base._match(data, len(before), value, _base._utf8_json, True, profile)  # pyright: ignore[reportPrivateUsage]
+        assert fast == _general(data, len(before), value)
+
+
+@given(value=strings)
+def test_the_profile_names_the_escapes_needed(value: str) -> None:
+    profile = _base._profile(value)  # pyright: ignore[reportPrivateUsage]
+    general = any(c < " " and c != "\n" for c in value) or any(
+        "\ud800" <= c <= "\udfff" for c in value
+    )
+    if general:
+        assert profile == _base._GENERAL  # pyright: ignore[reportPrivateUsage]
+    else:
+        assert bool(profile & _base._BACKSLASH) == ("\\" in value)  # pyright: ignore[reportPrivateUsage]
+        assert bool(profile & _base._QUOTE) == ('"' in value)  # pyright: ignore[reportPrivateUsage]
+        assert bool(profile & _base._LF) == ("\n" in value)  # pyright: ignore[reportPrivateUsage]
+
+
+json_trees = st.recursive(
+    st.none() | st.integers() | st.text(max_size=3),
+    lambda children: (
+        st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=2), children, max_size=3)
+    ),
+    max_leaves=30,
+)
+
+
+@given(tree=json_trees, limit=st.integers(1, 6), budget=st.integers(0, 10))
+def test_too_deep_with_a_budget_answers_the_same_or_not_at_all(
+    tree: Any, limit: int, budget: int
+) -> None:
+    wrapped = {"v": tree}
+    known = too_deep(wrapped, limit, budget)
+    assert known is None or known == too_deep(wrapped, limit)
+
+
+HELD = "held text " * 500 + "\\u0000 and a NUL \x00"
+
+
+def test_a_held_string_holding_an_escaped_nul_is_still_shared() -> None:
+    data = json.dumps({"type": "t", "text": HELD}, ensure_ascii=False).encode()
+    result: Any = load_sharing(data, [HELD], stdlib_loads)
+    assert result == json.loads(data)
+    assert result["text"] is HELD
+
+
+def test_a_decoded_string_holding_an_escaped_nul_refuses_sharing() -> None:
+    # "\u00000" would read as a placeholder: such data is decoded as usual.
+    for other in ("\x00" + "0", "x\x00"):
+        for doc in ({"text": HELD, "other": other}, {"other": other, "text": HELD}):
+            data = json.dumps(doc, ensure_ascii=False).encode()
+            assert load_sharing(data, [HELD], stdlib_loads) is None
+            assert load_sharing(data.decode(), [HELD], stdlib_loads) is None
