@@ -14,7 +14,6 @@ attached to the exception as ``exc.events`` so nothing already decoded is lost.
 from __future__ import annotations
 
 import importlib
-import itertools
 import json
 import sys
 from collections.abc import Callable, Iterator
@@ -282,12 +281,21 @@ _FIND_MAX = 64
 _HEAD = 64
 
 
+#: A held value of an earlier large event: ``(its JSON text as bytes, the decoded value, how many
+#: levels it nests)`` (see :func:`load_sharing`).
+Span: TypeAlias = tuple[bytes, Any, int]
+#: A piece of the data replaced by a held value: ``(start, stop, value, levels)``; *levels* is 0
+#: for a held string, the nesting of the value for a held span.
+Cut: TypeAlias = tuple[int, int, Any, int]
+
+
 def _cuts(
     data: str | bytes | bytearray,
     shared: list[str],
     profiles: dict[int, tuple[str, int]] | None = None,
-) -> list[tuple[int, int, str]]:
-    """``(start, stop, value)`` of the string tokens of *data* that encode a held string, in order.
+    spans: list[Span] = (),  # type: ignore[assignment]
+) -> list[Cut]:
+    """The pieces of *data* that are a held string's token or a held span, in order.
 
     Each held string is searched for, quote and first characters, with ``find`` (C speed: the
     Python walk over every string token of a 1.9 MB event with logprobs cost more than decoding
@@ -295,8 +303,12 @@ def _cuts(
     a quote follows the whole encoding. Such a quote could still be the closing quote of the
     string before, the held string's encoding then lying outside any string: replacing it by the
     placeholder then leaves a backslash outside a string, which no JSON decoder accepts, so the
-    caller decodes the data as usual. Overlapping matches (only possible that way) are refused
-    likewise.
+    caller decodes the data as usual.
+
+    A held span (bytes data only) counts wherever its bytes are, after an even run of
+    backslashes: the same argument holds (its placeholder inside a string of the data would end
+    that string before a backslash, or make a string that is not a placeholder). A cut inside
+    another one is dropped (a part's text inside the part); overlapping ones refuse sharing.
 
     The UTF-8 form (the API's) is searched first; the \\u-escaped one only for a string not
     found in it. *profiles*, if given, keeps each held string's :func:`_profile` (by id, with
@@ -305,19 +317,32 @@ def _cuts(
     as_bytes = not isinstance(data, str)
     quote: Any = b'"' if as_bytes else '"'
     backslash: Any = 0x5C if as_bytes else "\\"
-    cuts: dict[int, tuple[int, int, str]] = {}
+    cuts: dict[int, Cut] = {}
+    find = data.find
+    if as_bytes:
+        for raw, value, levels in spans:
+            needle = raw[:_HEAD]
+            at = find(needle)  # type: ignore[arg-type]
+            while at >= 0:
+                before = at - 1
+                while before >= 0 and data[before] == backslash:
+                    before -= 1
+                if (at - 1 - before) % 2 == 0 and data.startswith(raw, at):  # type: ignore[arg-type]
+                    cuts[at] = (at, at + len(raw), value, levels)
+                    at = find(needle, at + len(raw))  # type: ignore[arg-type]
+                else:
+                    at = find(needle, at + 1)  # type: ignore[arg-type]
     if len(shared) > _FIND_MAX:
         shortest = min(map(len, shared))
         for start, stop in _string_tokens(data):
-            if stop - start - 2 >= shortest:
+            if stop - start - 2 >= shortest and start not in cuts:
                 for value in shared:
                     if len(value) <= stop - start - 2 and _encodes(
                         data, start + 1, stop - 1, value
                     ):
-                        cuts[start] = (start, stop, value)
+                        cuts[start] = (start, stop, value, 0)
                         break
-        return list(cuts.values())
-    find = data.find
+        shared = []
     for value in shared:
         found = False
         profile = -1  # not known yet
@@ -338,14 +363,18 @@ def _cuts(
                         profile = _profile_of(value, profiles)
                     end = _match(data, at + 1, value, encode, as_bytes, profile)
                     if end >= 0 and data[end : end + 1] == quote:
-                        cuts[at] = (at, end + 1, value)
+                        cuts[at] = (at, end + 1, value, 0)
                         found = True
                 at = find(needle, at + 1)
-    ordered = sorted(cuts.values())
-    for (_, stop, _), (start, _, _) in itertools.pairwise(ordered):
-        if start < stop:
+    ordered = sorted(cuts.values(), key=lambda cut: (cut[0], -cut[1]))
+    kept: list[Cut] = []
+    for cut in ordered:
+        if kept and cut[0] < kept[-1][1]:
+            if cut[1] <= kept[-1][1]:
+                continue  # inside the one before: that one's value holds it
             return []
-    return ordered
+        kept.append(cut)
+    return kept
 
 
 def _profile_of(value: str, profiles: dict[int, tuple[str, int]] | None) -> int:
@@ -360,12 +389,90 @@ def _profile_of(value: str, profiles: dict[int, tuple[str, int]] | None) -> int:
     return profile
 
 
+_whitespace: Callable[[str, int], Any] = json.decoder.WHITESPACE.match  # type: ignore[attr-defined]
+_scanstring: Callable[[str, int, bool], tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
+
+
+def _scan_object(text: str) -> tuple[dict[str, Any], dict[str, tuple[int, int]]] | None:
+    """``json.loads(text)`` of a document that is an object, with where each of its values lies.
+
+    The standard library's own scanner decodes each top-level key and value (the same objects,
+    the same acceptance); the object's punctuation is read here. ``None`` for anything else (not
+    an object, invalid: the caller's decoding gives the located error).
+    """
+    try:
+        i = _whitespace(text, 0).end()
+        if text[i : i + 1] != "{":
+            return None
+        i = _whitespace(text, i + 1).end()
+        obj: dict[str, Any] = {}
+        where: dict[str, tuple[int, int]] = {}
+        if text[i : i + 1] != "}":
+            while True:
+                if text[i : i + 1] != '"':
+                    return None
+                key, i = _scanstring(text, i + 1, True)
+                i = _whitespace(text, i).end()
+                if text[i : i + 1] != ":":
+                    return None
+                i = _whitespace(text, i + 1).end()
+                obj[key], stop = _scan_once(text, i)
+                where[key] = (i, stop)
+                i = _whitespace(text, stop).end()
+                if text[i : i + 1] == "}":
+                    break
+                if text[i : i + 1] != ",":
+                    return None
+                i = _whitespace(text, i + 1).end()
+        if _whitespace(text, i + 1).end() != len(text):
+            return None
+    except (StopIteration, ValueError, RecursionError):
+        return None
+    return obj, where
+
+
+def _put_back(node: Any, level: int, cuts: list[Cut], limit: int) -> tuple[int, int]:
+    """Put the held values in place of their placeholders in the container *node* (at nesting
+    *level*); return how many, and the deepest level of the tree. :class:`RecursionError` past
+    *limit*."""
+    placed = 0
+    deepest = level
+    stack: list[tuple[Any, int]] = [(node, level)]
+    pop, push = stack.pop, stack.append
+    # ``type(node) is dict`` narrows the Any to dict[Unknown, Unknown]: pyright's unknowns ignored.
+    while stack:
+        node, depth = pop()
+        if depth > limit:
+            raise RecursionError(f"the data nest deeper than {limit} levels")
+        if depth > deepest:
+            deepest = depth
+        items = node.items() if type(node) is dict else enumerate(node)  # pyright: ignore[reportUnknownVariableType]
+        for key, child in items:  # pyright: ignore[reportUnknownVariableType]
+            t = type(child)  # pyright: ignore[reportUnknownVariableType, reportUnknownArgumentType]
+            if t is str:
+                if child[:1] == "\x00":
+                    cut = cuts[int(child[1:])]  # pyright: ignore[reportUnknownArgumentType]
+                    node[key] = cut[2]
+                    placed += 1
+                    if cut[3]:  # a held span: its own levels below this node's
+                        bottom = depth + cut[3]
+                        if bottom > limit:
+                            raise RecursionError(f"the data nest deeper than {limit} levels")
+                        if bottom > deepest:
+                            deepest = bottom
+            elif t is dict or t is list:
+                push((child, depth + 1))  # pyright: ignore[reportUnknownArgumentType]
+    return placed, deepest
+
+
 def load_sharing(
     data: str | bytes | bytearray,
     shared: list[str],
     loads: JSONLoads,
     max_depth: int | None = None,
     profiles: dict[int, tuple[str, int]] | None = None,
+    spans: list[Span] = (),  # type: ignore[assignment]
+    found: list[Span] | None = None,
 ) -> Any | None:
     """Decode *data* with *loads*, each long string equal to one of *shared* being that object.
 
@@ -378,56 +485,122 @@ def load_sharing(
     exactly, and only a document the decoder accepts is returned. ``None`` when nothing was
     shared or anything is unusual (the caller then decodes the data as usual).
 
+    *spans* are whole values of an earlier event, as their exact JSON bytes: each event of a
+    response repeats the previous one's (the part of ``content_part.done`` is the item's
+    content in ``output_item.done``, that item the terminal response's output), and such a
+    value is put in as that very object, never decoded again (a message with logprobs: issue
+    21). With *found* (a list) and the standard library's decoder, the container values of at
+    least :data:`SHARE_MIN` characters at the top of this event are appended to it as spans,
+    for the next event.
+
     With *max_depth*, the walk that puts the strings in also measures the nesting (the event
     object is level 1) and raises :class:`RecursionError` past it, so that the caller need not
     walk the tree a second time; a returned tree nests *max_depth* levels at most.
     """
-    cuts = _cuts(data, shared, profiles)
+    cuts = _cuts(data, shared, profiles, spans)
     if not cuts:
         return None
     # The placeholders hold a NUL: unambiguous only if no string decoded from the rest can
     # contain one. (Searched in the rest, not the data: the cut strings are not decoded, and a
     # string of the rest lies within one piece, see _cuts.)
-    nul = b"\\u0000" if not isinstance(data, str) else "\\u0000"
+    as_bytes = not isinstance(data, str)
+    nul: Any = b"\\u0000" if as_bytes else "\\u0000"
     rest: list[str] = []
+    marks: list[int] = []  # where each placeholder starts in the rest
+    size = 0
     last = 0
-    for number, (start, stop, _) in enumerate(cuts):
+    for number, (start, stop, _, _) in enumerate(cuts):
         chunk = data[last:start]
-        if chunk.find(nul) >= 0:  # type: ignore[arg-type]
+        if chunk.find(nul) >= 0:
             return None
-        rest.append(chunk if isinstance(chunk, str) else chunk.decode("utf-8", "replace"))
-        rest.append(f'"\\u0000{number}"')
+        piece = chunk if isinstance(chunk, str) else chunk.decode("utf-8", "replace")
+        placeholder = f'"\\u0000{number}"'
+        rest += (piece, placeholder)
+        marks.append(size + len(piece))
+        size += len(piece) + len(placeholder)
         last = stop
     chunk = data[last:]
-    if chunk.find(nul) >= 0:  # type: ignore[arg-type]
+    if chunk.find(nul) >= 0:
         return None
     rest.append(chunk if isinstance(chunk, str) else chunk.decode("utf-8", "replace"))
     del chunk
-    try:
-        obj = loads("".join(rest))
-    except (ValueError, RecursionError):
-        return None  # the caller's decoding gives the error, located
+    text = "".join(rest)
     del rest
-    # Put the held strings in; every placeholder must be found exactly once, as a value.
-    placed = 0
+    where: dict[str, tuple[int, int]] = {}
+    if found is not None and as_bytes and loads is stdlib_loads:
+        scanned = _scan_object(text)
+        if scanned is None:
+            return None  # the caller's decoding gives the error, located
+        obj, where = scanned
+    else:
+        try:
+            obj = loads(text)
+        except (ValueError, RecursionError):
+            return None  # the caller's decoding gives the error, located
+    # Put the held values in; every placeholder must be found exactly once, as a value.
     limit = sys.maxsize if max_depth is None else max_depth
-    stack: list[tuple[Any, int]] = [(obj, 1)]
-    pop, push = stack.pop, stack.append
-    # ``type(node) is dict`` narrows the Any to dict[Unknown, Unknown]: pyright's unknowns ignored.
-    while stack:
-        node, depth = pop()
-        if depth > limit:
-            raise RecursionError(f"the data nest deeper than {limit} levels")
-        items = node.items() if type(node) is dict else enumerate(node)  # pyright: ignore[reportUnknownVariableType]
-        for key, child in items:  # pyright: ignore[reportUnknownVariableType]
-            t = type(child)  # pyright: ignore[reportUnknownVariableType, reportUnknownArgumentType]
-            if t is str:
-                if child[:1] == "\x00":
-                    node[key] = cuts[int(child[1:])][2]  # pyright: ignore[reportUnknownArgumentType]
-                    placed += 1
-            elif t is dict or t is list:
-                push((child, depth + 1))  # pyright: ignore[reportUnknownArgumentType]
-    return obj if placed == len(cuts) else None
+    if type(obj) is not dict:
+        placed, _ = _put_back(obj, 1, cuts, limit)
+        return obj if placed == len(cuts) else None
+    # The top level one value at a time, so that each one's nesting is known (for *found*).
+    top: dict[str, Any] = obj  # pyright: ignore[reportUnknownVariableType]
+    placed = 0
+    levels: dict[str, int] = {}
+    value: Any
+    for key, value in top.items():
+        t = type(value)  # pyright: ignore[reportUnknownVariableType]
+        if t is str:
+            if value[:1] == "\x00":
+                cut = cuts[int(value[1:])]
+                top[key] = cut[2]
+                placed += 1
+                if cut[3]:
+                    if 1 + cut[3] > limit:
+                        raise RecursionError(f"the data nest deeper than {limit} levels")
+                    levels[key] = cut[3]
+        elif t is dict or t is list:
+            if limit < 2:
+                raise RecursionError(f"the data nest deeper than {limit} levels")
+            count, deepest = _put_back(value, 2, cuts, limit)
+            placed += count
+            levels[key] = deepest - 1
+    if placed != len(cuts):
+        return None
+    if found is not None:
+        for key, (begin, end) in where.items():
+            value = top[key]
+            # Large apart from the held strings in it (those are shared anyway), or holding a
+            # span: a text's part is not kept, a message's with logprobs is.
+            if (type(value) is dict or type(value) is list) and (
+                end - begin >= SHARE_MIN
+                or any(
+                    begin <= mark < end and cut[3] for mark, cut in zip(marks, cuts, strict=True)
+                )
+            ):
+                raw = _span_bytes(text, begin, end, marks, cuts, data)
+                found.append((raw, value, levels[key]))  # pyright: ignore[reportUnknownArgumentType]
+    return top
+
+
+def _span_bytes(
+    text: str, begin: int, end: int, marks: list[int], cuts: list[Cut], data: Any
+) -> bytes:
+    """The JSON bytes of ``text[begin:end]`` (the rest, with placeholders) as in the data: each
+    placeholder is the cut piece of the data again, the rest encoded (which is the data's own
+    bytes when it was valid UTF-8, and otherwise still decodes to the same value)."""
+    out: list[bytes] = []
+    at = begin
+    for number, mark in enumerate(marks):
+        if mark < begin:
+            continue
+        if mark >= end:
+            break
+        out.append(text[at:mark].encode("utf-8"))
+        start, stop = cuts[number][0], cuts[number][1]
+        out.append(data[start:stop])
+        at = mark + len(f'"\\u0000{number}"')
+    out.append(text[at:end].encode("utf-8"))
+    return b"".join(out)
 
 
 class EventStreamBase(Generic[E]):
@@ -498,6 +671,9 @@ class EventStreamBase(Generic[E]):
         # The escape profile of each held string compared so far (see load_sharing): only the
         # strings still held are kept.
         self._profiles: dict[int, tuple[str, int]] = {}
+        # The large values of the last large event, which the next one may repeat (see
+        # load_sharing); dropped once the stream ends (see _drop_spans).
+        self._spans: list[Span] = []
 
     # -- public surface ------------------------------------------------------------------------
 
@@ -625,6 +801,13 @@ class EventStreamBase(Generic[E]):
         may repeat (see _load_big); found at a cost in proportion to *size*."""
         return []
 
+    #: Whether large events keep their large values for the next one (see :meth:`_load_big`).
+    _keep_spans = False
+
+    def _drop_spans(self) -> None:
+        """Forget the large values kept for the next large event (the stream has ended)."""
+        self._spans = []
+
     def _load_big(self, data: str | bytes | bytearray) -> Any:
         """Decode the data of a large event (over ``BIG_EVENT_DATA``) with bounded memory.
 
@@ -636,13 +819,23 @@ class EventStreamBase(Generic[E]):
         if self._profiles:
             held = {id(value) for value in shared}
             self._profiles = {k: v for k, v in self._profiles.items() if k in held}
-        if shared:
+        spans, self._spans = self._spans, []
+        if shared or spans:
             # The walk that puts the shared strings in measures the depth too (RecursionError
             # past the limit: the caller's error path); _check_depth then skips this object.
+            found: list[Span] = []
             obj = load_sharing(
-                data, shared, self._big_loads, self.max_nesting_depth, self._profiles
+                data,
+                shared,
+                self._big_loads,
+                self.max_nesting_depth,
+                self._profiles,
+                spans,
+                found if self._keep_spans else None,
             )
+            del spans
             if obj is not None:
+                self._spans = found
                 self._depth_checked = obj
                 return obj
         if not isinstance(data, str):

@@ -832,6 +832,13 @@ class Accumulator:
         # of a ``.done`` event is final, and copying it cost about as much as decoding it (a
         # message with logprobs, issue 21).
         self._place(event.get("output_index"), event["item"], adopt=True)
+        self._forget_targets()
+
+    def _forget_targets(self) -> None:
+        """Drop the delta shortcuts' references (the caches are invalid after any event but a
+        delta, see apply): a replaced item or part is then released, not kept by them."""
+        self._text_cache = ({}, Text())
+        self._delta_text = Text()
 
     def _status_setter(self, item_type: str, name: str) -> Callable[[dict[str, Any]], None]:
         # The event name is the status the item takes ("searching", "interpreting", "generating", ...).
@@ -866,6 +873,7 @@ class Accumulator:
             index = parts.top + 1
         if adopt:
             parts.adopt(index, part)  # as in _item_done
+            self._forget_targets()
         else:
             parts.put(index, materialize(part))
 

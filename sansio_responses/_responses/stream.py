@@ -466,6 +466,8 @@ class ResponsesStream(ResumableStream):
 
     # With orjson, the data arrive as the bytes received (see EventStreamBase._BYTES_DATA).
     _BYTES_DATA = True
+    # Each .done event repeats the previous one's large value (text, part, item): kept for it.
+    _keep_spans = True
 
     def _shared_strings(self, size: int) -> list[str]:
         return self._acc.long_strings(SHARE_MIN, size // 4)
@@ -867,6 +869,7 @@ class ResponsesStream(ResumableStream):
             elif etype in _FINAL_PARSE:
                 self._attach_final_parse(event, obj)
             return
+        self._drop_spans()  # nothing repeats them after the terminal event
         if outcome == "error":
             self.error_event = event
             if self.outcome is None:
@@ -1005,6 +1008,7 @@ class ResponsesStream(ResumableStream):
         self._on_message(event.event, event.data, self._decoder.offset - len(event.data), out)
 
     def _on_end(self, out: list[Any]) -> None:
+        self._drop_spans()
         if self.outcome is not None:
             return
         self.outcome = "truncated"
