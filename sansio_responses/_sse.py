@@ -81,6 +81,28 @@ def _compact(parts: list[bytes | bytearray]) -> list[bytes | bytearray]:
     return [joined]
 
 
+#: Chunks longer than this are cut into blocks by :func:`_split_blocks`.
+_SPLIT_BY_FIND = 64 * 1024
+
+
+def _split_blocks(data: bytes) -> list[bytes]:
+    """``data.split(b"\\n\\n")``, finding each line feed with ``find`` (memchr: much faster than
+    split's two-byte search where line feeds are few, as in a chunk holding a large event)."""
+    pieces: list[bytes] = []
+    find = data.find
+    start = 0
+    at = find(b"\n")
+    while at >= 0:
+        if data[at + 1 : at + 2] == b"\n":
+            pieces.append(data[start:at])
+            start = at + 2
+            at = find(b"\n", start)
+        else:
+            at = find(b"\n", at + 1)
+    pieces.append(data[start:])
+    return pieces
+
+
 def _completed(line: bytearray) -> bytes | bytearray:
     """The open line *line*, now complete, as it goes to the line machine.
 
@@ -529,7 +551,10 @@ class SSEDecoder:
         limit) goes through :meth:`_lines`, so the result is the line machine's, whatever the
         chunking. The part after the last blank line opens the next block, as in :meth:`_feed`.
         """
-        pieces = data.split(b"\n\n")
+        # A chunk holding a large event is cut with memchr-speed finds of its line feeds:
+        # split() searches for the two-byte separator at about a nanosecond per byte, as much
+        # as decoding the JSON of a 0.1 MB event (issue 21).
+        pieces = _split_blocks(data) if len(data) > _SPLIT_BY_FIND else data.split(b"\n\n")
         tail = pieces.pop()  # after the last blank line: the start of the next block
         out: list[Any] = []
         append = out.append

@@ -4,6 +4,8 @@
   (``_profile``), instead of the JSON encoder's passes: on any string and any data around it,
   the answer is the general comparison's.
 - ``too_deep`` with a budget answers as without one, or says it does not know.
+- A chunk holding a large event is cut into blocks with ``find`` (``_split_blocks``): the same
+  pieces as ``split``.
 - ``load_sharing`` looks for escaped NULs (its placeholders' mark) only in what it decodes: a
   held string holding one is still shared, a decoded string holding one still refuses sharing.
 """
@@ -18,6 +20,7 @@ from hypothesis import strategies as st
 
 from sansio_responses import _base
 from sansio_responses._base import load_sharing, stdlib_loads, too_deep
+from sansio_responses._sse import _split_blocks  # pyright: ignore[reportPrivateUsage]
 
 # Characters that need each kind of escape, non-ASCII of every width, and lone surrogates.
 ALPHABET = st.sampled_from(
@@ -99,3 +102,13 @@ def test_a_decoded_string_holding_an_escaped_nul_refuses_sharing() -> None:
             data = json.dumps(doc, ensure_ascii=False).encode()
             assert load_sharing(data, [HELD], stdlib_loads) is None
             assert load_sharing(data.decode(), [HELD], stdlib_loads) is None
+
+
+@given(
+    data=st.lists(st.sampled_from([b"\n", b"\n\n", b"x", b"data: {}", b"\r"]), max_size=30).map(
+        b"".join
+    )
+)
+def test_blocks_cut_by_find_are_split_s(data: bytes) -> None:
+    assert _split_blocks(data) == data.split(b"\n\n")
+    assert _split_blocks(data + b"y" * 10) == (data + b"y" * 10).split(b"\n\n")
