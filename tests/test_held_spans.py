@@ -92,12 +92,13 @@ def test_a_held_span_gives_json_loads_or_nothing(
         assert limit is not None and too_deep(expected, limit)
         return
     if limit is not None and too_deep(expected, limit):
-        assert result is None or False, "a tree too deep was returned"
+        assert result is None, "a tree too deep was returned"
     if result is not None:
         assert result == expected
     if (
         "key" not in layout
         and "inside" not in layout
+        and b"\\u0000" not in data  # a decoded NUL could read as a placeholder: not shared
         and (limit is None or not too_deep(expected, limit))
     ):
         assert result is not None
@@ -117,6 +118,9 @@ def test_the_spans_found_are_their_values_bytes_and_nesting(
     data = _dumps(doc)
     found: list[Any] = []
     result = load_sharing(data, [HELD_TEXT], stdlib_loads, None, None, [], found)
+    if b"\\u0000" in data:  # a decoded NUL could read as a placeholder: not shared
+        assert result is None
+        return
     assert result == json.loads(data)
     assert len(found) == 1
     raw, held, levels = found[0]
