@@ -837,8 +837,8 @@ class Accumulator:
     def _forget_targets(self) -> None:
         """Drop the delta shortcuts' references (the caches are invalid after any event but a
         delta, see apply): a replaced item or part is then released, not kept by them."""
-        self._text_cache = ({}, Text())
-        self._delta_text = Text()
+        self.text_cache = ({}, Text())
+        self.delta_text = Text()
 
     def _status_setter(self, item_type: str, name: str) -> Callable[[dict[str, Any]], None]:
         # The event name is the status the item takes ("searching", "interpreting", "generating", ...).
