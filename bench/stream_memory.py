@@ -18,7 +18,10 @@ tracing starts and are not counted). Three figures, each over the largest event'
 - **retained**: what is still allocated after ``close()`` and ``snapshot()`` with the stream and
   its snapshot alive and every event dropped.
 
-``--events-off`` uses ``events=False``; ``--orjson`` the default decoder.
+``--events-off`` uses ``events=False``; ``--orjson`` the default decoder. ``--timeline`` prints,
+for each event over 64 KiB instead, the memory allocated before it, the peak while it is fed and
+what is allocated after it (the previous event of each ``feed()`` kept alive, as a caller's loop
+variable does), over the largest event.
 """
 
 from __future__ import annotations
@@ -86,6 +89,43 @@ def measure(stream: gen.GeneratedStream, chunk: int, **options: Any) -> tuple[in
     return peak, retained, result
 
 
+def timeline(stream: gen.GeneratedStream, chunk: int, **options: Any) -> list[str]:
+    """One row per event over 64 KiB: its type, memory before it, the peak while it is fed and
+    memory after it, each over the largest event."""
+    import sansio_responses as sr
+
+    data = stream.data
+    big = stream.largest_event
+    rows: list[str] = []
+    last: Any = None
+    tracemalloc.start()
+    try:
+        s = sr.ResponsesStream(**options)
+        pos = 0
+        start = 0
+        while start < len(data):
+            stop = data.find(b"\n\n", start)
+            stop = len(data) if stop < 0 else stop + 2
+            if stop - start > 64 * 1024:
+                for i in range(pos, start, chunk):
+                    for last in s.feed(data[i : min(i + chunk, start)]):  # noqa: B007
+                        pass
+                gc.collect()
+                before = tracemalloc.get_traced_memory()[0]
+                tracemalloc.reset_peak()
+                for i in range(start, stop, chunk):
+                    for last in s.feed(data[i : min(i + chunk, stop)]):  # noqa: B007
+                        pass
+                now, peak = tracemalloc.get_traced_memory()
+                kind = last.type if last is not None else "?"
+                rows.append(f"| {kind} | {before / big:.2f} | {peak / big:.2f} | {now / big:.2f} |")
+                pos = stop
+            start = stop
+    finally:
+        tracemalloc.stop()
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     import sansio_responses as sr
 
@@ -94,6 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--chunk", type=int, default=4096, help="bytes per feed() (default 4096)")
     p.add_argument("--events-off", action="store_true", help="ResponsesStream(events=False)")
     p.add_argument("--orjson", action="store_true", help="the default decoder, not json.loads")
+    p.add_argument("--timeline", action="store_true", help="memory around each large event")
     args = p.parse_args(argv)
     options: dict[str, Any] = {} if args.orjson else {"json_loads": json.loads}
     if args.events_off:
@@ -101,6 +142,15 @@ def main(argv: list[str] | None = None) -> int:
     shapes = [s for s in SHAPES if s[0] in args.shapes.split(",")] if args.shapes else SHAPES
     print(f"{sr.__name__} from {Path(sr.__file__).parent}; options {options}, chunk {args.chunk}")
     print()
+    if args.timeline:
+        for scenario, n in shapes:
+            stream = gen.generate(scenario, n)
+            if stream.api == "responses":
+                print(f"{scenario} N={n:,}\n")
+                print("| event | before | peak while fed | after |")
+                print("|---|---:|---:|---:|")
+                print("\n".join(timeline(stream, args.chunk, **options)), end="\n\n", flush=True)
+        return 0
     print("| shape | N | largest event KB | peak | result | peak - result | retained |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     for scenario, n in shapes:
