@@ -1,11 +1,14 @@
 """CPU time per event of every HTTP adapter when each event arrives in its own read, beside the
 same HTTP clients read bare (no adapter) with the core stream fed directly.
 
-Usage, from the repository root: ``.venv/bin/python bench/adapter_reads.py [N_DELTAS] [RUNS]``
-(defaults 3000 and 5). A child process serves one Responses stream of N text deltas from the local
-test server (``sansio_responses.testing``) in 300-byte writes, so that each body read carries
-about one event. This process reads it RUNS times through each way below, the ways interleaved
-in every round, and prints the median CPU time of this process per event.
+Usage, from the repository root: ``.venv/bin/python bench/adapter_reads.py [N_DELTAS] [RUNS]
+[WAY,WAY,...] [--paced=SECONDS]`` (defaults 3000, 5, every way, 0). A child process serves one
+Responses stream of N text deltas from the local test server (``sansio_responses.testing``) in
+300-byte writes (about one event each), *SECONDS* apart with ``--paced``: then every client reads
+each write on its own, as from a model that streams slower than the client reads (without it,
+aiohttp, which reads the socket in its protocol whatever the consumer does, gets many events per
+read). This process reads it RUNS times through each way below, the ways interleaved in every
+round, and prints the median CPU time of this process per event.
 
 * ``bare-httpx`` / ``bare-httpx-async`` / ``bare-aiohttp``: the HTTP client's own read loop
   (``iter_raw`` / ``aiter_raw`` / ``content.iter_any``), every chunk fed to a
@@ -53,9 +56,9 @@ Request = sr.Request[sr.ResponsesStream]
 Outcome = tuple[int, int, float]  # events, reads (0: not counted), CPU seconds
 
 
-def _serve(conn: Connection, n: int) -> None:
+def _serve(conn: Connection, n: int, paced: float) -> None:
     body = StreamBuilder(response_id="resp_reads").text(["ab "] * n).completed().to_sse()
-    with serve(default=Script(body, chunk_size=300)) as server:
+    with serve(default=Script(body, chunk_size=300, delay=paced)) as server:
         conn.send(server.base_url)
         conn.recv()  # until the parent is done
 
@@ -170,11 +173,15 @@ def ways() -> dict[str, Callable[[Request], Outcome]]:
 
 def main(argv: list[str]) -> int:
     """Command line entry point."""
+    paced = 0.0
+    for arg in [a for a in argv if a.startswith("--paced=")]:
+        paced = float(arg.partition("=")[2])
+        argv.remove(arg)
     n = int(argv[0]) if argv else 3000
     runs = int(argv[1]) if len(argv) > 1 else 5
     only = set(argv[2].split(",")) if len(argv) > 2 else None
     parent, child = multiprocessing.Pipe()
-    server = multiprocessing.Process(target=_serve, args=(child, n))
+    server = multiprocessing.Process(target=_serve, args=(child, n, paced))
     server.start()
     table = {k: v for k, v in ways().items() if only is None or k in only}
     times: dict[str, list[float]] = {name: [] for name in table}
