@@ -6,8 +6,8 @@ Usage, from the repository root::
         [--rounds 15] [--events/--no-events] [--json orjson|stdlib]
 
 ``OTHER_TREE`` is the root of another checkout (``git worktree add /tmp/base b9576f3``, say): its
-``sansio_responses`` package and this tree's are copied under two names (``sr_a``: the other
-tree, ``sr_b``: this one) and imported side by side, so both run in the same process on the same
+``sansio_responses`` package and this tree's (or ``--b``'s) are copied under two names (``sr_a``:
+the other tree, ``sr_b``: this one) and imported side by side, so both run in the same process on the same
 bytes, in alternating order (A B, B A, ...), timed with this process's CPU time. Prints the
 median µs per wire event of each and the median of the per-round ratios B / A, the figure to
 compare (on a shared machine the ratio of a pair varies far less than either time).
@@ -50,18 +50,28 @@ def main(argv: list[str] | None = None) -> int:
     """Print the A/B table."""
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     p.add_argument("other", type=Path)
+    p.add_argument("--b", type=Path, default=None, help="the B tree (default: this one)")
     p.add_argument("--scenario", default="text")
     p.add_argument("--n", type=int, default=20_000)
     p.add_argument("--chunk", type=int, default=4096)
     p.add_argument("--rounds", type=int, default=15)
     p.add_argument("--events", action=argparse.BooleanOptionalAction, default=True)
     p.add_argument("--json", choices=("orjson", "stdlib"), default="orjson")
+    p.add_argument(
+        "--deltas-only",
+        action="store_true",
+        help="the delta half (bench/stages.py's --deltas-only): no close() or snapshot()",
+    )
     args = p.parse_args(argv)
-    here = Path(__file__).resolve().parent.parent
+    here = args.b or Path(__file__).resolve().parent.parent
     with tempfile.TemporaryDirectory() as tmp:
         sys.path.insert(0, tmp)
         trees = {"A": _load(args.other, "sr_a", Path(tmp)), "B": _load(here, "sr_b", Path(tmp))}
         data = gen.generate(args.scenario, args.n).data
+        if args.deltas_only:
+            from bench.stages import deltas_only
+
+            data = deltas_only(data)
         chunks = [data[i : i + args.chunk] for i in range(0, len(data), args.chunk)]
         events = data.count(b"\ndata: {") + data.startswith(b"data: {")
         options: dict[str, Any] = {} if args.events else {"events": False}
@@ -75,8 +85,9 @@ def main(argv: list[str] | None = None) -> int:
             for chunk in chunks:
                 for _event in stream.feed(chunk):
                     pass
-            stream.close()
-            stream.snapshot()
+            if not args.deltas_only:
+                stream.close()
+                stream.snapshot()
             return (time.process_time() - start) / events * 1e6
 
         for module in trees.values():
@@ -88,8 +99,9 @@ def main(argv: list[str] | None = None) -> int:
             for name in order:
                 times[name].append(run(trees[name]))
         ratios = [b / a for a, b in zip(times["A"], times["B"], strict=True)]
+        half = " deltas-only" if args.deltas_only else ""
         print(
-            f"{args.scenario} N={args.n} chunk={args.chunk} json={args.json} "
+            f"{args.scenario}{half} N={args.n} chunk={args.chunk} json={args.json} "
             f"events={args.events} rounds={args.rounds} (CPU time, µs per wire event)"
         )
         print(f"A {args.other}: median {statistics.median(times['A']):.3f}")
