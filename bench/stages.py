@@ -19,6 +19,9 @@ each payload):
                 validation, accumulation; no typed deltas where it can skip them);
 ``events``      ``ResponsesStream()`` (events and ``snapshot()``): the whole typed path.
 
+``--no-gc`` turns the garbage collector off during each timed run (its share of a stream that
+keeps what it decodes, such as logprobs).
+
 ``--json stdlib`` uses the standard library's JSON instead (``json.loads`` in the stages,
 ``json_loads=json.loads`` for the stream), and adds ``httpx-sse`` (``bench/run.py``'s peer:
 httpx-sse's ``EventSource`` plus ``json.loads`` of each payload), the untyped peer of issue 21.
@@ -171,6 +174,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", choices=("orjson", "stdlib"), default="orjson")
     p.add_argument("--stages", default=None, help="comma-separated subset")
     p.add_argument("--deltas-only", action="store_true", help="drop the .done/terminal events")
+    p.add_argument(
+        "--no-gc",
+        action="store_true",
+        help="the garbage collector off during each timed run (to see its share)",
+    )
     args = p.parse_args(argv)
     stream = gen.generate(args.scenario, args.n)
     data = deltas_only(stream.data) if args.deltas_only else stream.data
@@ -192,9 +200,12 @@ def main(argv: list[str] | None = None) -> int:
     for _ in range(args.runs):
         for name, fn in table.items():
             gc.collect()
+            if args.no_gc:
+                gc.disable()
             start = time.process_time()
             fn(chunks)
             times[name].append(time.process_time() - start)
+            gc.enable()
     floor = statistics.median(times["floor"])
     half = " deltas-only" if args.deltas_only else ""
     print(
