@@ -159,7 +159,8 @@ def _mutate(
                 ["item_id", "output_index", "logprobs", "delta", "content_index"][n % 5], None
             )
         elif kind == "seq":
-            event["sequence_number"] = event.get("sequence_number", 0) + (n % 5) - 2
+            number = event.get("sequence_number")
+            event["sequence_number"] = (number if type(number) is int else 0) + (n % 5) - 2
         elif kind == "dup":
             events.insert(i, dict(event))
         elif kind == "swap" and i + 1 < len(events):
