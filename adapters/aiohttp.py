@@ -7,9 +7,11 @@
 
 The body is read with ``readany()`` (what ``iter_any()`` iterates), never the line reader, so an
 event of any size passes (aiohttp's line reader stops at 128 KiB; ``response.completed`` events
-carrying a whole response are often larger). Every wait runs under the adapter's own timer as well
-as aiohttp's: a ``readany()`` whose chunk parser failed on a later segment never wakes, and the
-timer is what ends it.
+carrying a whole response are often larger). Each wait for body bytes is bounded by aiohttp's
+``sock_read`` (the idle timeout) and, with a total deadline, by one timer per response (a watchdog
+that closes the response at the deadline), not by a timer per read (issue 21). A ``readany()``
+whose chunk parser failed on a later segment never wakes by itself: the adapter wakes it when
+aiohttp closes the connection.
 
 A response that is not valid HTTP/1.1 is an ``sr.RemoteProtocolError``, never retried, as on every
 adapter (``Exchange.on_invalid``). What aiohttp does not allow, and the others do: a head with more
@@ -25,8 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import sys
-from collections.abc import AsyncGenerator, Coroutine, Mapping
+from collections.abc import AsyncGenerator, Mapping
 from typing import Any
 
 import aiohttp
@@ -139,18 +140,6 @@ def _wake_on_close(response: aiohttp.ClientResponse) -> None:
     on_close.add_done_callback(wake)
 
 
-async def _within(read: Coroutine[Any, Any, bytes], limit: float | None) -> bytes:
-    # One body read under the adapter's timer. asyncio.timeout() (Python 3.11+) is a timer on
-    # the current task; wait_for() before 3.12 runs the read in a task of its own, which cost
-    # about 20 µs a read (bench/adapter_reads.py --paced, issue 21).
-    if limit is None:
-        return await read
-    if sys.version_info >= (3, 11):
-        async with asyncio.timeout(limit):
-            return await read
-    return await asyncio.wait_for(read, limit)
-
-
 def _protocol_error(response: aiohttp.ClientResponse) -> BaseException | None:
     connection = response.connection
     protocol = connection.protocol if connection is not None else None
@@ -172,6 +161,8 @@ class EventStream(AsyncEventIterator[S]):
         self._x, self._session = x, session
         self._connect_timeout, self._idle_timeout = connect_timeout, idle_timeout
         self._response: aiohttp.ClientResponse | None = None
+        self._timer: asyncio.TimerHandle | None = None  # the watchdog of the total deadline
+        self._fired = False  # it fired and closed the response
 
     async def _step(self) -> None:
         request = self._x.request
@@ -185,7 +176,9 @@ class EventStream(AsyncEventIterator[S]):
             assert self._response is not None
             content = self._response.content
             try:
-                chunk = await _within(content.readany(), self._x.limit(self._idle_timeout))
+                # aiohttp's sock_read (set in _open) bounds the wait by the idle timeout, the
+                # watchdog by the total deadline: no timer of the adapter's per read (issue 21).
+                chunk = await content.readany()
             except (asyncio.TimeoutError, RuntimeError) as exc:
                 # aiohttp's parser may have failed on a later segment without waking readany()
                 # (the error goes to the connection's protocol, not to the body), or readany()
@@ -204,7 +197,11 @@ class EventStream(AsyncEventIterator[S]):
                     self._x.on_data(salvaged)
                 raise
         except (aiohttp.ClientError, asyncio.TimeoutError) as exc:
+            late = self._fired  # before _disconnect(): it resets the watchdog
             await self._disconnect()
+            if late:  # the watchdog closed the response at the total deadline
+                self._x.on_error(self._x.total_failure())
+                return
             if _decoding_failed(exc):  # the server's fault, as on the other adapters
                 self._x.fail(decoding_error(exc, request, self._x.headers))
                 return
@@ -217,8 +214,14 @@ class EventStream(AsyncEventIterator[S]):
         if chunk:
             self._x.on_data(chunk)
         else:
+            # A body framed by the connection's close also ends when the watchdog closes it:
+            # that end is the deadline, not the server's.
+            late = self._fired and self._x.state == "body"
             await self._disconnect()
-            self._x.on_end()
+            if late:
+                self._x.on_error(self._x.total_failure())
+            else:
+                self._x.on_end()
 
     def _failure(self, exc: Exception, request: sr.Request[Any]) -> sr.TransportError:
         _redact(exc)
@@ -261,9 +264,22 @@ class EventStream(AsyncEventIterator[S]):
             )
             return
         _wake_on_close(self._response)
+        left = self._x.limit(None)
+        if left is not None:  # the watchdog: one timer for the total deadline of the body
+            self._timer = asyncio.get_running_loop().call_later(left, self._fire)
+        self._x.limit(self._idle_timeout)  # limit() last for the idle bound: see timed_out()
+
+    def _fire(self) -> None:
+        # At the total deadline: closing the response ends the read in progress.
+        self._fired = True
+        if self._response is not None:
+            self._response.close()
 
     async def _disconnect(self) -> None:
         """Close the connection (idempotent); the session stays open."""
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer, self._fired = None, False
         if self._response is not None:
             self._response.close()
             self._response = None

@@ -19,7 +19,7 @@ from test_adapters_common import (
 )
 
 from adapters.aiohttp import open_stream
-from sansio_responses import ConnectError
+from sansio_responses import ConnectError, TotalTimeout
 from sansio_responses.testing import ResponsesServer, Script, StreamBuilder
 
 acollect = functools.partial(collect_async, open_stream)
@@ -58,3 +58,42 @@ def test_tls_failure_names_the_reason(server: ResponsesServer) -> None:  # noqa:
         refused = asyncio.run(acollect(request, max_retries=0))
     assert isinstance(refused.error, ConnectError)
     assert "CERTIFICATE_VERIFY_FAILED" in str(refused.error).upper()
+
+
+def test_the_total_deadline_is_one_timer_per_response(server: ResponsesServer) -> None:  # noqa: F811
+    # The body reads get no timer of the adapter's each (issue 21): aiohttp's sock_read bounds
+    # the idle wait, and one timer per response (the watchdog, which closes the response at the
+    # deadline) the total one. A stalled body then ends with the TotalTimeout, after the events
+    # before the stall, and leaving the block cancels the timer.
+    body = StreamBuilder().text("a b c d", 4).completed().to_sse()
+    server.enqueue(Script(body, stall_after_events=3, stall_seconds=60))
+    request = tls_request(server.base_url)[0]
+    seen: list[str] = []
+    timers: list[object] = []
+
+    async def main() -> None:
+        async with open_stream(request, idle_timeout=None, total_timeout=1.5) as events:
+            timers.append(events._timer)  # pyright: ignore[reportPrivateUsage]
+            try:
+                async for event in events:
+                    seen.append(event.type)
+            finally:
+                timers.append(events._timer)  # pyright: ignore[reportPrivateUsage]
+
+    with pytest.raises(TotalTimeout):
+        asyncio.run(main())
+    assert len(seen) == 3
+    assert isinstance(timers[0], asyncio.TimerHandle) and timers[1] is None  # armed, then gone
+
+
+def test_no_timer_without_a_total_deadline(server: ResponsesServer) -> None:  # noqa: F811
+    server.enqueue(Script(StreamBuilder().text("a b", 2).completed().to_sse()))
+    request = tls_request(server.base_url)[0]
+
+    async def main() -> tuple[object, str]:
+        async with open_stream(request) as events:
+            timer = events._timer  # pyright: ignore[reportPrivateUsage]
+            types = [event.type async for event in events]
+        return timer, types[-1]
+
+    assert asyncio.run(main()) == (None, "response.completed")
