@@ -10,11 +10,11 @@ Every wait (connect and head, each body read, a retry's backoff) ends within *id
 *total_timeout*: httpx's own timeouts bound each socket read, and an anyio deadline
 (``fail_after``) bounds the connect and head. The body reads are bounded by the total deadline
 with one timer per request, not a deadline per read (which cost about 10 µs a read, issue 21): at
-the deadline it shuts the connection's socket down (taken from httpcore's ``trace`` events of
-the connect, as the blocking adapter's watchdog does), which ends the read in progress. The timer
-is the event loop's own (``call_later`` on asyncio, a system task on trio). A connection reused
-from the client's pool brings no connect event: its body reads get an anyio deadline each
-whenever the total deadline is nearer than httpx's read timeout. Cancelling the surrounding task
+the deadline it shuts the connection's socket down (httpcore names the connection's network
+stream in the response's ``network_stream`` extension, for a new and a pooled connection alike),
+which ends the read in progress. The timer is the event loop's own (``call_later`` on asyncio, a
+system task on trio). Should a transport name no socket, its body reads get an anyio deadline
+each whenever the total deadline is nearer than httpx's read timeout. Cancelling the surrounding task
 or cancel scope cancels the read in progress; leaving the block closes the body iterator and the
 response (shielded, so this also works inside a cancelled scope), and no async generator is left
 for the garbage collector.
@@ -129,13 +129,14 @@ class _Watchdog:
         #: The deadline passed and the socket was shut down.
         self.fired = False
 
-    async def trace(self, name: str, info: Mapping[str, Any]) -> None:
-        # httpcore's trace extension: the network stream of a new connection (TLS over TCP last).
-        if name in ("connection.connect_tcp.complete", "connection.start_tls.complete"):
-            get = getattr(info.get("return_value"), "get_extra_info", None)
-            sock = get("socket") if callable(get) else None
-            if callable(getattr(sock, "shutdown", None)):  # socket.socket, or trio's socket
-                self._sock = sock
+    def use(self, response: httpx.Response) -> None:
+        """Take the socket of *response*'s connection: httpcore's network stream, which it names
+        in the response's extensions (a transport that names none leaves the watchdog unarmed)."""
+        stream = response.extensions.get("network_stream")
+        get = getattr(stream, "get_extra_info", None)
+        sock = get("socket") if callable(get) else None
+        if callable(getattr(sock, "shutdown", None)):  # socket.socket, or trio's socket
+            self._sock = sock
 
     @property
     def armed(self) -> bool:
@@ -143,7 +144,7 @@ class _Watchdog:
         return self._stop is not None
 
     def arm(self, seconds: float) -> None:
-        """Fire in *seconds*, if the connection's socket is known (not for a pooled one)."""
+        """Fire in *seconds*, if the connection's socket is known (see :meth:`use`)."""
         if self._sock is None:
             return
         try:
@@ -278,17 +279,15 @@ class EventStream(AsyncEventIterator[S]):
         connect = self._x.limit(self._connect_timeout)
         self._read = self._x.limit(self._idle_timeout)
         timeout = httpx.Timeout(self._read, connect=connect, pool=connect)
-        extensions: dict[str, Any] = {}
-        if total is not None:
-            extensions["trace"] = self._watchdog.trace
         outgoing = self._client.build_request(
             request.method, request.url, headers=sr.send_headers(request), content=request.body,
-            timeout=timeout, extensions=extensions,
+            timeout=timeout,
         )  # fmt: skip
         with anyio.fail_after(_seconds(total)):
             self._response = await self._client.send(outgoing, stream=True)
         left = self._x.limit(None)
         if left is not None:
+            self._watchdog.use(self._response)
             self._watchdog.arm(left)
         self._x.limit(self._idle_timeout)  # limit() last for the idle bound: see timed_out()
         # The body bytes as they arrive, any Content-Encoding undone; the core does the text

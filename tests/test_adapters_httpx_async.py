@@ -127,9 +127,9 @@ def test_the_total_deadline_on_a_new_and_on_a_pooled_connection(
     server: ResponsesServer,  # noqa: F811
     backend: str,
 ) -> None:
-    # A new connection's body reads are bounded by the watchdog (one timer per request, which
-    # shuts the socket down at the deadline; issue 21: no deadline per read). A pooled
-    # connection brings no connect event, so no socket: its reads get a deadline each. Both end
+    # The body reads are bounded by the watchdog (one timer per request, which shuts the socket
+    # down at the deadline; issue 21: no deadline per read), on a new connection and on one
+    # reused from the pool alike (the socket comes from the response's network_stream). Both end
     # the stalled body with the TotalTimeout, after the events before the stall.
     body = StreamBuilder().text("a b c d", 4).completed().to_sse()
     stalled = Script(body, stall_after_events=3, stall_seconds=60)
@@ -156,6 +156,6 @@ def test_the_total_deadline_on_a_new_and_on_a_pooled_connection(
         return [new, pooled]
 
     (new, pooled) = anyio.run(main, backend=backend)
-    assert new[0] is True and pooled[0] is False  # the two paths
+    assert new[0] is True and pooled[0] is True  # armed on both
     for _, seen, error in (new, pooled):
         assert isinstance(error, TotalTimeout) and seen == 3
