@@ -7,11 +7,13 @@ with open_stream(request, client) as events:
 
 httpx reads blocking, with timeouts fixed when the request is sent, and a server that drips one
 byte at a time never trips them. So with a *total_timeout* a watchdog thread shuts the
-connection's socket down at the deadline (the socket is taken from httpcore's ``trace`` events of
-the connect), which ends the read in progress; the deadline is also checked between reads, and
-each request is sent with timeouts no longer than what is left of it. (A connection reused from
-the client's pool brings no connect event: for it, a read ends at the latest after the time that
-was left when its request was sent.)
+connection's socket down at the deadline, which ends the read in progress; the deadline is also
+checked between reads, and each request is sent with timeouts no longer than what is left of it.
+The watchdog takes the socket from the response's ``network_stream`` extension, which httpcore
+sets for a new and a pooled connection alike, and on a new connection already from httpcore's
+``trace`` events of the connect, so that it also ends a head that is slow to come. (A head on a
+pooled connection, and every read on a transport that names no socket, ends at the latest after
+the time that was left when its request was sent.)
 """
 
 from __future__ import annotations
@@ -44,12 +46,27 @@ class _Watchdog:
         self.fired = False
 
     def trace(self, name: str, info: Mapping[str, Any]) -> None:
-        # httpcore's trace extension: the network stream of a new connection (TLS over TCP last).
+        # httpcore's trace extension: the network stream of a new connection (TLS over TCP last),
+        # known before the head is read (the response's network_stream comes with the head).
         if name in ("connection.connect_tcp.complete", "connection.start_tls.complete"):
-            get = getattr(info.get("return_value"), "get_extra_info", None)
-            sock = get("socket") if callable(get) else None
-            if isinstance(sock, socket.socket):
-                self._sock = sock
+            self._take(info.get("return_value"))
+
+    def use(self, response: httpx.Response) -> None:
+        """Take the socket of *response*'s connection: httpcore's network stream, which it names
+        in the response's extensions for a new and a pooled connection alike (a transport that
+        names none leaves the socket the connect's trace events gave, if any)."""
+        self._take(response.extensions.get("network_stream"))
+
+    def _take(self, stream: object) -> None:
+        get = getattr(stream, "get_extra_info", None)
+        sock = get("socket") if callable(get) else None
+        if isinstance(sock, socket.socket):
+            self._sock = sock
+            # The deadline may have passed before the socket was known (_fire found none):
+            # _fire sets fired before it reads _sock, this reads fired after setting _sock, so
+            # one of the two shuts the socket down.
+            if self.fired:
+                self._shutdown(sock)
 
     def arm(self, seconds: float) -> None:
         self._timer = threading.Timer(seconds, self._fire)
@@ -60,8 +77,12 @@ class _Watchdog:
         self.fired = True
         sock = self._sock
         if sock is not None:
-            with contextlib.suppress(OSError):
-                sock.shutdown(socket.SHUT_RDWR)
+            self._shutdown(sock)
+
+    @staticmethod
+    def _shutdown(sock: socket.socket) -> None:
+        with contextlib.suppress(OSError):
+            sock.shutdown(socket.SHUT_RDWR)
 
     def disarm(self) -> None:
         if self._timer is not None:
@@ -149,6 +170,8 @@ class EventStream(EventIterator[S]):
             timeout=timeout, extensions=extensions,
         )  # fmt: skip
         response = self._exit.enter_context(stream)
+        if left is not None:
+            self._watchdog.use(response)
         # iter_bytes: the body bytes as they arrive, undoing any Content-Encoding (iter_raw would
         # not); the core does the text decoding.
         self._chunks = response.iter_bytes()

@@ -20,9 +20,9 @@ from test_adapters_common import (
 )
 
 from adapters.httpx_sync import open_stream
-from sansio_responses import ConnectError
+from sansio_responses import ConnectError, TotalTimeout
 from sansio_responses._http.requests import Request
-from sansio_responses.testing import ResponsesServer, Script, StreamBuilder
+from sansio_responses.testing import ResponsesServer, Script, StreamBuilder, split_events
 
 
 def collect(
@@ -60,3 +60,37 @@ def test_tls_failure_names_the_reason(server: ResponsesServer) -> None:  # noqa:
         refused = collect(request, max_retries=0)
     assert isinstance(refused.error, ConnectError)
     assert "CERTIFICATE_VERIFY_FAILED" in str(refused.error).upper()
+
+
+def test_the_total_deadline_on_a_new_and_on_a_pooled_connection(server: ResponsesServer) -> None:  # noqa: F811
+    # The body reads are bounded by the watchdog, which shuts the socket down at the deadline, on
+    # a new connection and on one reused from the pool alike (the socket comes from the
+    # response's network_stream). Here three events come at once, one byte of a comment at
+    # 2.5 s, the rest of the body at 5 s. With total_timeout=3 the read in progress at the
+    # deadline started at 2.5 s with httpx's read timeout (the 3 s left when the request was
+    # sent): only the watchdog ends it before the rest arrives, which would otherwise complete
+    # the stream after its deadline. Both end with the TotalTimeout, after the three events.
+    body = StreamBuilder().text("a b c d", 4).completed().to_sse()
+    head = sum(len(block) for block in split_events(body)[:3])
+    rest = b": keep-alive\n\n" + body[head:]
+    late = Script(body[:head] + rest, schedule=((head, 0.0), (1, 2.5), (len(rest) - 1, 5.0)))
+    server.enqueue(late, Script(body), late)
+    request = tls_request(server.base_url)[0]
+
+    def stalls(client: httpx.Client) -> tuple[int, BaseException | None]:
+        seen = 0
+        try:
+            with open_stream(request, client, idle_timeout=None, total_timeout=3) as events:
+                for _ in events:
+                    seen += 1
+        except TotalTimeout as exc:
+            return seen, exc
+        return seen, None
+
+    with httpx.Client(limits=httpx.Limits(max_connections=1)) as client:
+        new = stalls(client)  # its connection is shut down at the deadline
+        with open_stream(request, client) as events:  # a fresh one, then pooled
+            assert [e.type for e in events][-1] == "response.completed"
+        pooled = stalls(client)
+    for seen, error in (new, pooled):
+        assert isinstance(error, TotalTimeout) and seen == 3
