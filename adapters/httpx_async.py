@@ -13,8 +13,9 @@ with one timer per request, not a deadline per read (which cost about 10 µs a r
 the deadline it shuts the connection's socket down (httpcore names the connection's network
 stream in the response's ``network_stream`` extension, for a new and a pooled connection alike),
 which ends the read in progress. The timer is the event loop's own (``call_later`` on asyncio, a
-system task on trio). Should a transport name no socket, its body reads get an anyio deadline
-each whenever the total deadline is nearer than httpx's read timeout. Cancelling the surrounding task
+system task on trio). Should a transport name no socket, or the connection be HTTP/2 (its socket
+carries other requests' streams too, which the shutdown would end), its body reads get an anyio
+deadline each whenever the total deadline is nearer than httpx's read timeout. Cancelling the surrounding task
 or cancel scope cancels the read in progress; leaving the block closes the body iterator and the
 response (shielded, so this also works inside a cancelled scope), and no async generator is left
 for the garbage collector.
@@ -118,6 +119,12 @@ def _body(response: httpx.Response) -> AsyncIterator[bytes]:
     return _Decoded(response, decoder())
 
 
+def _dedicated(response: httpx.Response) -> bool:
+    """*response* has its connection to itself while its body is read (HTTP/1.0 and 1.1 carry
+    one request at a time; HTTP/2 multiplexes several over one socket, RFC 9113 section 5)."""
+    return response.http_version in ("HTTP/1.1", "HTTP/1.0")
+
+
 class _Watchdog:
     """Shuts the connection's socket down at the total deadline, from a timer of the event loop:
     the body read in progress then ends (an end of file, which the adapter reports as the
@@ -131,7 +138,13 @@ class _Watchdog:
 
     def use(self, response: httpx.Response) -> None:
         """Take the socket of *response*'s connection: httpcore's network stream, which it names
-        in the response's extensions (a transport that names none leaves the watchdog unarmed)."""
+        in the response's extensions (a transport that names none leaves the watchdog unarmed).
+
+        Only an HTTP/1 connection's (:func:`_dedicated`): an HTTP/2 connection carries other
+        requests' streams too, which shutting its socket down would end with this one; there
+        each read keeps a deadline of its own."""
+        if not _dedicated(response):
+            return
         stream = response.extensions.get("network_stream")
         get = getattr(stream, "get_extra_info", None)
         sock = get("socket") if callable(get) else None

@@ -12,8 +12,9 @@ checked between reads, and each request is sent with timeouts no longer than wha
 The watchdog takes the socket from the response's ``network_stream`` extension, which httpcore
 sets for a new and a pooled connection alike, and on a new connection already from httpcore's
 ``trace`` events of the connect, so that it also ends a head that is slow to come. (A head on a
-pooled connection, and every read on a transport that names no socket, ends at the latest after
-the time that was left when its request was sent.)
+pooled connection, and every read on a transport that names no socket or on an HTTP/2
+connection, whose socket carries other requests' streams too, ends at the latest after the time
+that was left when its request was sent.)
 """
 
 from __future__ import annotations
@@ -32,6 +33,12 @@ import sansio_responses as sr
 from ._events import EventIterator, S, decoding_error, refused_by_h11
 
 __all__ = ["EventStream", "open_stream"]
+
+
+def _dedicated(response: httpx.Response) -> bool:
+    """*response* has its connection to itself while its body is read (HTTP/1.0 and 1.1 carry
+    one request at a time; HTTP/2 multiplexes several over one socket, RFC 9113 section 5)."""
+    return response.http_version in ("HTTP/1.1", "HTTP/1.0")
 
 
 class _Watchdog:
@@ -54,7 +61,14 @@ class _Watchdog:
     def use(self, response: httpx.Response) -> None:
         """Take the socket of *response*'s connection: httpcore's network stream, which it names
         in the response's extensions for a new and a pooled connection alike (a transport that
-        names none leaves the socket the connect's trace events gave, if any)."""
+        names none leaves the socket the connect's trace events gave, if any).
+
+        Only an HTTP/1 connection's: an HTTP/2 connection carries other requests' streams too,
+        which shutting its socket down would end with this one. There the watchdog lets go of
+        the socket, and each read is bounded by the time left when the request was sent."""
+        if not _dedicated(response):
+            self._sock = None
+            return
         self._take(response.extensions.get("network_stream"))
 
     def _take(self, stream: object) -> None:
