@@ -47,9 +47,11 @@ from typing import Any
 
 try:
     from bench import generate as gen
+    from bench import run as bench_run
 except ImportError:  # run as a script
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     from bench import generate as gen
+    from bench import run as bench_run
 
 import orjson
 
@@ -59,24 +61,6 @@ from sansio_responses._responses.events import parse_event
 __all__ = ["main", "stages"]
 
 Chunks = Callable[[], Iterator[bytes]]
-
-
-def _floor(chunks: Chunks) -> None:
-    loads = orjson.loads
-    buf = bytearray()
-    for chunk in chunks():
-        old = len(buf)
-        buf += chunk
-        end = buf.rfind(b"\n\n", max(old - 1, 0))
-        if end < 0:
-            continue
-        for block in bytes(buf[:end]).split(b"\n\n"):
-            for line in block.split(b"\n"):
-                if line.startswith(b"data:"):
-                    payload = line[6:] if line[5:6] == b" " else line[5:]
-                    if payload != b"[DONE]":
-                        loads(payload)
-        del buf[: end + 2]
 
 
 def _frame(
@@ -93,17 +77,6 @@ def _frame(
                         parse_event(obj)
 
     return run
-
-
-def _httpx_sse(chunks: Chunks) -> None:
-    import httpx
-    import httpx_sse
-
-    loads = json.loads
-    response = httpx.Response(200, headers={"content-type": "text/event-stream"}, content=chunks())
-    for sse in httpx_sse.EventSource(response).iter_sse():
-        if sse.data != "[DONE]":
-            loads(sse.data)
 
 
 def deltas_only(data: bytes) -> bytes:
@@ -145,17 +118,20 @@ def _stream(events: bool, json_loads: Any, snapshot: bool) -> Callable[[Chunks],
     return run
 
 
-def stages(json_kind: str, snapshot: bool = True) -> dict[str, Callable[[Chunks], None]]:
+def stages(
+    stream: gen.GeneratedStream, json_kind: str, snapshot: bool = True
+) -> dict[str, Callable[[Chunks], object]]:
     """The stages by name, for the decoder *json_kind* (``orjson`` or ``stdlib``); without
-    *snapshot*, the streams are neither closed nor asked for their snapshot."""
+    *snapshot*, the streams are neither closed nor asked for their snapshot. The floor and the
+    httpx-sse peer are ``bench/run.py``'s own, made for *stream*."""
     if json_kind == "orjson":
         keep, loads, stream_loads = True, orjson.loads, None
     else:
         keep, loads, stream_loads = False, json.loads, json.loads
-    peer = {} if json_kind == "orjson" else {"httpx-sse": _httpx_sse}
+    peer = {} if json_kind == "orjson" else {"httpx-sse": bench_run.load_httpx_sse()(stream)}
     return {
         **peer,
-        "floor": _floor,
+        "floor": bench_run.load_floor()(stream),
         "frame": _frame(keep, None, False),
         "+json": _frame(keep, loads, False),
         "+typed": _frame(keep, loads, True),
@@ -188,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
     def chunks() -> Iterator[bytes]:
         return (data[i : i + size] for i in range(0, len(data), size))
 
-    table = stages(args.json, snapshot=not args.deltas_only)
+    table = stages(stream, args.json, snapshot=not args.deltas_only)
     if args.stages:
         keep = {*args.stages.split(","), "floor", "httpx-sse"}
         table = {k: v for k, v in table.items() if k in keep}
