@@ -377,6 +377,25 @@ class ChoiceAcc:
         self.extra: dict[str, Any] = {}
         self.cache: Choice | None = None
 
+    def extend_logprobs(self, lp: dict[str, Any]) -> None:
+        """Apply a chunk's ``logprobs`` object (its wire dict): the token lists ``content`` and
+        ``refusal`` extended, every other non-null field the last one (``CHAT_ACCUMULATION_RULES``).
+        The general path and the common-shape path both apply it here."""
+        acc = self.logprobs
+        if acc is None:
+            acc = self.logprobs = {"content": None, "refusal": None}
+        for k, v in lp.items():
+            if v is None:
+                continue
+            if v.__class__ is list and (k == "content" or k == "refusal"):
+                old = acc.get(k)
+                if old is None:
+                    acc[k] = list(v)
+                else:
+                    old.extend(v)
+            else:
+                acc[k] = v
+
     def stand_in(self) -> ChoiceAcc:
         """A copy for :meth:`ChatAccumulator._rehearse`: what diagnostics depend on (role,
         names, ids, tool-call indices), and for the rest empty texts and containers of the same
@@ -619,20 +638,7 @@ class ChatAccumulator(EventStreamBase[ChatEvent]):
             self._accumulate_delta(ch, choice.delta, n, seq, offset)
         lp = choice.logprobs
         if lp is not None:
-            acc = ch.logprobs
-            if acc is None:
-                acc = ch.logprobs = {"content": None, "refusal": None}
-            for k, v in lp._raw.items():  # pyright: ignore[reportPrivateUsage]
-                if v is None:
-                    continue
-                if type(v) is list and k in ("content", "refusal"):
-                    old = acc.get(k)
-                    if old is None:
-                        acc[k] = list(v)
-                    else:
-                        old.extend(v)
-                else:
-                    acc[k] = v
+            ch.extend_logprobs(lp._raw)  # pyright: ignore[reportPrivateUsage]
         if choice.finish_reason is not None:
             ch.finish_reason = choice.finish_reason
 

@@ -353,21 +353,7 @@ class ChatFastPaths(ChatAccumulator):
                             changes = []
                         changes.append((index, t, args.length))
         if lp is not None:
-            # _accumulate_choice's logprobs rule: the token lists extended, the rest replaced.
-            acc = ch.logprobs
-            if acc is None:
-                acc = ch.logprobs = {"content": None, "refusal": None}
-            for k, v in lp.items():
-                if v is None:
-                    continue
-                if v.__class__ is list and (k == "content" or k == "refusal"):
-                    old = acc.get(k)
-                    if old is None:
-                        acc[k] = list(v)
-                    else:
-                        old.extend(v)
-                else:
-                    acc[k] = v
+            ch.extend_logprobs(lp)  # _accumulate_choice's logprobs rule
         if finish is not None:
             ch.finish_reason = finish
         mark = self._mark
