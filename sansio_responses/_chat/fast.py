@@ -54,10 +54,7 @@ from .models import (
     ChunkChoice,
     ChunkChoiceTwin,
     ChunkTwin,
-    FunctionDelta,
-    FunctionDeltaTwin,
     ToolCallDelta,
-    ToolCallDeltaTwin,
     new_object,
     tool_call_delta,
 )
@@ -495,20 +492,7 @@ class ChatFastPaths(ChatAccumulator):
             tc = fields[6].copy()
             tc["function"] = f
             raw_delta["tool_calls"] = [tc]
-            # tool_call_delta(t, None, None, f, None, value, tc), inline
-            function = new_object(FunctionDeltaTwin)
-            function.name = None
-            function.arguments = value
-            function._raw = f
-            function.__class__ = FunctionDelta
-            call = new_object(ToolCallDeltaTwin)
-            call.index = t
-            call.id = None
-            call.type = None
-            call.function = function
-            call._raw = tc
-            call.__class__ = ToolCallDelta
-            calls = [call]
+            calls = [tool_call_delta(t, None, None, f, None, value, tc)]
             content = None
         c = c.copy()
         c["delta"] = raw_delta
