@@ -37,18 +37,16 @@ from typing import Any
 
 try:
     from bench import generate as gen
+    from bench import shapes
 except ImportError:  # run as a script: ``python bench/chat_memory.py``
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     from bench import generate as gen
+    from bench import shapes
 
 __all__ = ["SHAPES", "main", "measure"]
 
-SHAPES: tuple[tuple[str, int], ...] = (
-    ("chat_text", 20_000),
-    ("chat_tools", 20_000),
-    ("chat_azure", 20_000),
-    ("chat_logprobs", 5_000),
-)
+#: The Chat shapes of ``bench/shapes.py``, at its sizes.
+SHAPES: tuple[tuple[str, int], ...] = tuple(s for s in shapes.SHAPES if s[0].startswith("chat_"))
 
 
 def _feed(chunks: list[bytes], **options: Any) -> Any:
