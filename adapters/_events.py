@@ -247,3 +247,11 @@ def refused_by_h11(exc: BaseException) -> bool:
         seen.add(id(inner))
         reason = inner
     return type(reason).__module__.split(".")[0] == "h11" and not str(reason).startswith("peer ")
+
+
+def dedicated_connection(http_version: str) -> bool:
+    """Whether a response of *http_version* (as httpx names it) has its connection to itself
+    while its body is read, so that shutting the socket down ends only this response: HTTP/1.0
+    and 1.1 carry one request at a time, HTTP/2 multiplexes several over one socket (RFC 9113
+    section 5). The httpx adapters' total-deadline watchdogs act only then."""
+    return http_version in ("HTTP/1.1", "HTTP/1.0")

@@ -37,7 +37,7 @@ import httpx
 
 import sansio_responses as sr
 
-from ._events import AsyncEventIterator, S, decoding_error, refused_by_h11
+from ._events import AsyncEventIterator, S, decoding_error, dedicated_connection, refused_by_h11
 
 __all__ = ["EventStream", "open_stream"]
 
@@ -119,12 +119,6 @@ def _body(response: httpx.Response) -> AsyncIterator[bytes]:
     return _Decoded(response, decoder())
 
 
-def _dedicated(response: httpx.Response) -> bool:
-    """*response* has its connection to itself while its body is read (HTTP/1.0 and 1.1 carry
-    one request at a time; HTTP/2 multiplexes several over one socket, RFC 9113 section 5)."""
-    return response.http_version in ("HTTP/1.1", "HTTP/1.0")
-
-
 class _Watchdog:
     """Shuts the connection's socket down at the total deadline, from a timer of the event loop:
     the body read in progress then ends (an end of file, which the adapter reports as the
@@ -140,10 +134,10 @@ class _Watchdog:
         """Take the socket of *response*'s connection: httpcore's network stream, which it names
         in the response's extensions (a transport that names none leaves the watchdog unarmed).
 
-        Only an HTTP/1 connection's (:func:`_dedicated`): an HTTP/2 connection carries other
-        requests' streams too, which shutting its socket down would end with this one; there
-        each read keeps a deadline of its own."""
-        if not _dedicated(response):
+        Only an HTTP/1 connection's (:func:`dedicated_connection`): an HTTP/2 connection
+        carries other requests' streams too, which shutting its socket down would end with this
+        one; there each read keeps a deadline of its own."""
+        if not dedicated_connection(response.http_version):
             return
         stream = response.extensions.get("network_stream")
         get = getattr(stream, "get_extra_info", None)

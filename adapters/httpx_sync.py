@@ -30,15 +30,9 @@ import httpx
 
 import sansio_responses as sr
 
-from ._events import EventIterator, S, decoding_error, refused_by_h11
+from ._events import EventIterator, S, decoding_error, dedicated_connection, refused_by_h11
 
 __all__ = ["EventStream", "open_stream"]
-
-
-def _dedicated(response: httpx.Response) -> bool:
-    """*response* has its connection to itself while its body is read (HTTP/1.0 and 1.1 carry
-    one request at a time; HTTP/2 multiplexes several over one socket, RFC 9113 section 5)."""
-    return response.http_version in ("HTTP/1.1", "HTTP/1.0")
 
 
 class _Watchdog:
@@ -66,7 +60,7 @@ class _Watchdog:
         Only an HTTP/1 connection's: an HTTP/2 connection carries other requests' streams too,
         which shutting its socket down would end with this one. There the watchdog lets go of
         the socket, and each read is bounded by the time left when the request was sent."""
-        if not _dedicated(response):
+        if not dedicated_connection(response.http_version):
             self._sock = None
             return
         self._take(response.extensions.get("network_stream"))
