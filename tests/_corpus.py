@@ -38,3 +38,17 @@ def random_chunks(body: bytes, seed: int, max_size: int = 64) -> list[bytes]:
         out.append(body[i : i + n])
         i += n
     return out
+
+
+#: One edit of a recording: (position, bytes inserted, bytes deleted), as :func:`mutated` applies.
+Edit = tuple[int, bytes, int]
+
+
+def mutated(body: bytes, edits: list[Edit]) -> bytes:
+    """*body* with each edit applied in turn: at *position* (modulo the length so far, plus one),
+    *deleted* bytes replaced by the *inserted* ones."""
+    data = bytearray(body)
+    for pos, insert, delete in edits:
+        pos %= len(data) + 1
+        data[pos : pos + delete] = insert
+    return bytes(data)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from _corpus import load, names
+from _corpus import load, mutated, names
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -57,12 +57,9 @@ def test_random_bytes(data: bytes, cuts: list[int], strict: bool) -> None:
 def test_mutated_recordings(
     which: int, edits: list[tuple[int, bytes, int]], cuts: list[int]
 ) -> None:
-    data = bytearray(CORPUS[which])
-    for pos, insert, delete in edits:
-        pos %= len(data) + 1
-        data[pos : pos + delete] = insert
-    whole_events, whole_error = drive(bytes(data), [])
-    split_events, split_error = drive(bytes(data), cuts)
+    data = mutated(CORPUS[which], edits)
+    whole_events, whole_error = drive(data, [])
+    split_events, split_error = drive(data, cuts)
     # Chunking never changes the outcome: the same events, the same error (type and location).
     assert [e.to_dict() for e in split_events] == [e.to_dict() for e in whole_events]
     assert type(split_error) is type(whole_error)
