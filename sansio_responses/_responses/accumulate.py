@@ -460,7 +460,7 @@ class Accumulator:
         self.structured_text = False
         self._last_json_text: Text | None = None
         # The caches of the delta paths, also read by ResponsesStream's fast path (which applies
-        # a delta that hits them without calling in here; see ResponsesStream._on_message).
+        # a delta that hits them without calling in here; see InlineFeed.feed in inline.py).
         # The locator of the last text delta (item_id, output_index, content_index; their wire
         # types only), or None, and the part and Text builder it led to.
         self.text_key: tuple[Any, Any, Any] | None = None

@@ -25,14 +25,10 @@ of ``GET /responses/{id}?stream=true&starting_after=N``) keeps its snapshot and 
 from __future__ import annotations
 
 import copy
-import operator
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-import attrs
-
 from .._base import (
-    BIG_EVENT_DATA,
     DEFAULT_MAX_DIAGNOSTICS,
     DEFAULT_MAX_NESTING_DEPTH,
     SHARE_MIN,
@@ -52,8 +48,6 @@ from .._json.parsing import function_tool_parsers, make_parser
 from .._json.structured import final_parser
 from .._sse import DEFAULT_MAX_EVENT_SIZE, ServerSentEvent
 from .accumulate import (
-    _EXTENDERS,  # pyright: ignore[reportPrivateUsage]
-    _MERGE_EVERY,  # pyright: ignore[reportPrivateUsage]
     ACCUMULATION_RULES,
     DEFAULT_MAX_OUTPUT_ITEMS,
     Accumulator,
@@ -65,12 +59,12 @@ from .events import (
     ResponseStreamEvent,
     ResponseTextDeltaEvent,
     _set_lazy,  # pyright: ignore[reportPrivateUsage]
-    _twin,  # pyright: ignore[reportPrivateUsage]
     parse_event,
     text_delta_fits,
 )
+from .inline import InlineFeed
 from .models import Response, UnknownOutputItem, output_item_from_dict
-from .resume import Checkpoint, ResumableStream
+from .resume import Checkpoint
 
 __all__ = [
     "DEFAULT_SEQUENCE_WINDOW",
@@ -132,40 +126,6 @@ _LAZY_SETTERS: dict[type[Any], tuple[Callable[[Any, Any], None], Callable[[Any, 
 
 _TEXT_DELTA_SNAPSHOT, _TEXT_DELTA_PARSED = _LAZY_SETTERS[ResponseTextDeltaEvent]
 _TEXT_DELTA_BUILD = _BUILDERS["response.output_text.delta"]
-_TEXT_DELTA_TWIN = _twin(ResponseTextDeltaEvent)
-# The fields of a text delta the fast path reads, in one call (KeyError if one is left out).
-_TEXT_FIELDS = operator.itemgetter(
-    "sequence_number", "item_id", "output_index", "content_index", "delta", "logprobs"
-)
-# Wire type -> (class, its mutable twin, the part index field it declares or None) of the
-# deltas that extend a Text found by their locator (the accumulator's _EXTENDERS).
-_FAST_EXTENDERS: dict[str, tuple[type[Any], type[Any], str | None]] = {
-    kind: (
-        EVENT_TYPES[kind],
-        _twin(EVENT_TYPES[kind]),
-        next(
-            (
-                f.name
-                for f in attrs.fields(EVENT_TYPES[kind])
-                if f.name in ("content_index", "summary_index")
-            ),
-            None,
-        ),
-    )
-    for kind in sorted(_EXTENDERS)
-}
-# Text.append merges its pieces when ``small`` reaches _MERGE_EVERY: below this, no merge is due.
-_LAST_SMALL = _MERGE_EVERY - 1
-_new = object.__new__
-
-
-def _extend_logprobs(part: dict[str, Any], logprobs: list[Any]) -> None:
-    """Add a text delta's logprobs to its part (as Accumulator.text_delta does)."""
-    existing: JSONValue = part.get("logprobs")
-    if type(existing) is list:
-        existing.extend(logprobs)
-    else:
-        part["logprobs"] = list(logprobs)
 
 
 def _prefix_fn(text: Text, n: int) -> Callable[[], str]:
@@ -260,7 +220,7 @@ class _Sequence:
         self.seen = seen
 
 
-class ResponsesStream(ResumableStream):
+class ResponsesStream(InlineFeed):
     """A Responses API streaming body, decoded incrementally.
 
     Args:
@@ -471,244 +431,6 @@ class ResponsesStream(ResumableStream):
 
     def _shared_strings(self, size: int) -> list[str]:
         return self._acc.long_strings(SHARE_MIN, size // 4)
-
-    def feed(self, data: bytes | bytearray | memoryview) -> list[ResponseStreamEvent]:
-        """Feed the next piece of the response body; return the events it completed, in order.
-
-        Chunk boundaries carry no meaning: any split of the same body gives the same events.
-        """
-        if self._closed or self._error is not None or isinstance(data, str):
-            return super().feed(data)  # which raises the error of each case
-        out: list[Any] = []
-        # EventStreamBase.feed with the bulk of every stream handled inline: a delta that
-        # continues the target of the previous one, in sequence, with nothing to note or refuse
-        # (no diagnostic, no locating: the accumulator's caches of the target). Everything else
-        # takes the general path (_on_decoded, _on_object), which gives the same events, state
-        # and diagnostics (property-tested in tests/test_fast_deltas.py).
-        scan = self._scan
-        loads = self._fast_loads
-        deep = self._deep_len
-        events = self.events
-        # What only the general path changes, read again after each event it takes.
-        tracker = self._seq
-        acc = self._acc
-        running = self.outcome is None and self._applied_any
-        # Any: the checks of the inline paths narrow nothing for the type checkers.
-        seq: Any
-        delta: Any
-        try:
-            for event_type, payload, offset in self._decoder.feed_raw(data):
-                if not event_type:
-                    self._on_comment()
-                    continue
-                obj: JSONValue
-                size = len(payload)
-                if size > BIG_EVENT_DATA:
-                    obj = self._load_big_or_none(payload)
-                else:
-                    try:
-                        if scan is None:
-                            obj = loads(payload)
-                        else:
-                            obj, end = scan(payload, 0)
-                            if end != size:
-                                obj = loads(payload)  # its error
-                    except (ValueError, RecursionError, StopIteration):
-                        obj = None
-                    if type(obj) is dict and running:
-                        if size > deep:  # as _on_decoded does, first
-                            self._check_depth(obj, payload, offset)
-                            checked = True
-                        else:
-                            checked = False
-                        kind = obj.get("type")
-                        if kind == "response.output_text.delta":
-                            try:
-                                seq, item_id, output_index, content_index, delta, logprobs = (
-                                    _TEXT_FIELDS(obj)
-                                )
-                            except KeyError:  # a field left out: the general path
-                                pass
-                            else:
-                                # The cached locator holds wire types (str or None, int or
-                                # None): an equal one is the same part, once the indices are
-                                # checked to be ints (True == 1).
-                                if (
-                                    seq.__class__ is int
-                                    and seq == tracker.floor + 1
-                                    and tracker.last == tracker.floor
-                                    and (item_id, output_index, content_index) == acc.text_key
-                                    and delta.__class__ is str
-                                    and (output_index is None or output_index.__class__ is int)
-                                    and (content_index is None or content_index.__class__ is int)
-                                    and (logprobs is None or logprobs.__class__ is list)
-                                    and (event_type == "message" or event_type == kind)
-                                ):
-                                    part, text = acc.text_cache
-                                    acc.version += 1
-                                    json = text.json
-                                    if text.small < _LAST_SMALL and (
-                                        json is None or json.source is not None
-                                    ):
-                                        # Text.append, inlined: no merge due, nothing to push.
-                                        text.pieces.append(delta)
-                                        text.length += len(delta)
-                                        text.small += 1
-                                    else:
-                                        text.append(delta)
-                                    if logprobs:
-                                        _extend_logprobs(part, logprobs)
-                                    tracker.floor = tracker.last = seq
-                                    if events:
-                                        # ResponseTextDeltaEvent._from_wire's object (its
-                                        # checks are made above), built the same way: on its
-                                        # mutable twin, then given its class.
-                                        event: Any = _new(_TEXT_DELTA_TWIN)
-                                        event.type = kind
-                                        event.sequence_number = seq
-                                        event._data = obj
-                                        event.item_id = item_id
-                                        event.output_index = output_index
-                                        event.content_index = content_index
-                                        event.delta = delta
-                                        event.logprobs = logprobs
-                                        # _prefix_fn, inlined (default arguments, not
-                                        # the loop's variables)
-                                        event._snapshot_fn = prefix = (
-                                            lambda text=text, n=text.length: text.prefix(n)
-                                        )
-                                        event._parsed_fn = (
-                                            None if json is None else json.reader(prefix)
-                                        )
-                                        event.__class__ = ResponseTextDeltaEvent
-                                        out.append(event)
-                                    continue
-                        elif kind.__class__ is str and kind in _FAST_EXTENDERS:
-                            get = obj.get
-                            seq = get("sequence_number")
-                            item_id = get("item_id")
-                            output_index = get("output_index")
-                            content_index = get("content_index")
-                            summary_index = get("summary_index")
-                            delta = get("delta")
-                            # As above, with the accumulator's cache of the other deltas
-                            # (Accumulator._extended, whose cache hit this is).
-                            if (
-                                seq.__class__ is int
-                                and seq == tracker.floor + 1
-                                and tracker.last == tracker.floor
-                                and (kind, item_id, output_index, content_index, summary_index)
-                                == acc.delta_key
-                                and delta.__class__ is str
-                                and (output_index is None or output_index.__class__ is int)
-                                and (content_index is None or content_index.__class__ is int)
-                                and (summary_index is None or summary_index.__class__ is int)
-                                and (event_type == "message" or event_type == kind)
-                            ):
-                                acc.text_key = None  # as Accumulator.apply does for any other
-                                text = acc.delta_text
-                                json = text.json
-                                if text.small < _LAST_SMALL and (
-                                    json is None or json.source is not None
-                                ):
-                                    text.pieces.append(delta)  # Text.append, inlined
-                                    text.length += len(delta)
-                                    text.small += 1
-                                else:
-                                    text.append(delta)
-                                acc.version += 1
-                                tracker.floor = tracker.last = seq
-                                if events:
-                                    # The class's _from_wire object, built as it builds it.
-                                    cls, twin, index = _FAST_EXTENDERS[kind]
-                                    event = _new(twin)
-                                    event.type = kind
-                                    event.sequence_number = seq
-                                    event._data = obj
-                                    event.item_id = item_id
-                                    event.output_index = output_index
-                                    if index == "content_index":
-                                        event.content_index = content_index
-                                    elif index == "summary_index":
-                                        event.summary_index = summary_index
-                                    event.delta = delta
-                                    event._snapshot_fn = prefix = lambda text=text, n=text.length: (
-                                        text.prefix(n)
-                                    )
-                                    event._parsed_fn = None if json is None else json.reader(prefix)
-                                    event.__class__ = cls
-                                    out.append(event)
-                                continue
-                        if checked:  # the general path, minus the depth check just made
-                            self._on_object(obj, payload, event_type, offset, out)
-                            tracker = self._seq
-                            acc = self._acc
-                            running = self.outcome is None and self._applied_any
-                            continue
-                self._on_decoded(obj, event_type, payload, offset, out)
-                tracker = self._seq
-                acc = self._acc
-                running = self.outcome is None and self._applied_any
-            # The decoder defers a limit error past the events it completed (see the base).
-            self._decoder.raise_pending()
-        except ProtocolError as exc:
-            self._fail(exc, out)
-            raise
-        return out
-
-    def _load_big_or_none(self, data: str | bytes | bytearray) -> JSONValue:
-        try:
-            return self._load_big(data)  # type: ignore[no-any-return]
-        except (ValueError, RecursionError):
-            return None
-
-    def _on_message(
-        self, event_type: str, data: str | bytes | bytearray, offset: int, out: list[Any]
-    ) -> None:
-        obj: JSONValue  # a declaration only: no run-time work
-        if len(data) > BIG_EVENT_DATA:
-            obj = self._load_big_or_none(data)
-        else:
-            try:
-                scan = self._scan
-                if scan is None:
-                    obj = self._fast_loads(data)  # type: ignore[arg-type]
-                else:
-                    # stdlib_loads inlined: anything it would hand to json.loads goes to it,
-                    # so results and errors are the same.
-                    obj, end = scan(data, 0)  # type: ignore[arg-type]
-                    if end != len(data):
-                        obj = self._fast_loads(data)  # type: ignore[arg-type]
-            except (ValueError, RecursionError, StopIteration):
-                obj = None
-        self._on_decoded(obj, event_type, data, offset, out)
-
-    def _on_decoded(
-        self,
-        obj: JSONValue,
-        event_type: str,
-        data: str | bytes | bytearray,
-        offset: int,
-        out: list[Any],
-    ) -> None:
-        """Apply one message whose data the hot decoder gave *obj* (``None``: it failed)."""
-        if type(obj) is not dict:
-            # Not JSON (or not an object): checked here, off the hot path.
-            if not isinstance(data, str):
-                data = data.decode("utf-8", "replace")  # what the event-stream rules give
-            if data == "[DONE]":
-                # Chat Completions' end marker; some compatible Responses servers send it too.
-                self._note("done-marker", "data: [DONE] on a Responses stream", offset=offset)
-                return
-            if not data.strip():
-                # ``data:`` alone dispatches an event with empty data (the event-stream rules):
-                # a keep-alive, tolerated as the Chat stream tolerates it.
-                self._note("empty-data", "an event with empty data", offset=offset)
-                return
-            obj = self._load_object(data, offset)  # the full decoder, or a located error
-        if len(data) > self._deep_len:  # only long data can nest deeper than the limit
-            self._check_depth(obj, data, offset)
-        self._on_object(obj, data, event_type, offset, out)
 
     def _on_object(
         self,

@@ -1,0 +1,328 @@
+"""``ResponsesStream.feed`` and the JSON decoding of each event, with the inline delta path.
+
+The bulk of every stream is deltas that continue the target of the previous one (text deltas;
+function and MCP arguments, custom tool input, code, reasoning summary and text, refusal), in
+sequence, with nothing to note or refuse. :meth:`InlineFeed.feed` applies those inline, in its
+loop over the framed events: no call per event, the accumulator's caches of the target read and
+written directly, the typed event built on its mutable twin class from the values already
+checked. Everything else takes the general path, ``ResponsesStream._on_object`` (through
+:meth:`InlineFeed._on_decoded`), which gives the same events, state and diagnostics: the property
+tests in ``tests/test_fast_deltas.py`` hold the two equal.
+
+:class:`InlineFeed` is a base class of :class:`ResponsesStream`, split out of it to keep each class
+small; the state it reads is set by ``ResponsesStream.__init__``.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import attrs
+
+from .._base import BIG_EVENT_DATA, JSONValue
+from .._errors import ProtocolError
+from .accumulate import (
+    _EXTENDERS,  # pyright: ignore[reportPrivateUsage]
+    _MERGE_EVERY,  # pyright: ignore[reportPrivateUsage]
+)
+from .events import (
+    EVENT_TYPES,
+    ResponseStreamEvent,
+    ResponseTextDeltaEvent,
+    _twin,  # pyright: ignore[reportPrivateUsage]
+)
+from .resume import ResumableStream
+
+__all__ = ["InlineFeed"]
+
+_TEXT_DELTA_TWIN = _twin(ResponseTextDeltaEvent)
+# The fields of a text delta the fast path reads, in one call (KeyError if one is left out).
+_TEXT_FIELDS = operator.itemgetter(
+    "sequence_number", "item_id", "output_index", "content_index", "delta", "logprobs"
+)
+# Wire type -> (class, its mutable twin, the part index field it declares or None) of the
+# deltas that extend a Text found by their locator (the accumulator's _EXTENDERS).
+_FAST_EXTENDERS: dict[str, tuple[type[Any], type[Any], str | None]] = {
+    kind: (
+        EVENT_TYPES[kind],
+        _twin(EVENT_TYPES[kind]),
+        next(
+            (
+                f.name
+                for f in attrs.fields(EVENT_TYPES[kind])
+                if f.name in ("content_index", "summary_index")
+            ),
+            None,
+        ),
+    )
+    for kind in sorted(_EXTENDERS)
+}
+# Text.append merges its pieces when ``small`` reaches _MERGE_EVERY: below this, no merge is due.
+_LAST_SMALL = _MERGE_EVERY - 1
+_new = object.__new__
+
+
+def _extend_logprobs(part: dict[str, Any], logprobs: list[Any]) -> None:
+    """Add a text delta's logprobs to its part (as Accumulator.text_delta does)."""
+    existing: JSONValue = part.get("logprobs")
+    if type(existing) is list:
+        existing.extend(logprobs)
+    else:
+        part["logprobs"] = list(logprobs)
+
+
+class InlineFeed(ResumableStream):
+    """The event loop of :class:`ResponsesStream` (its base class): :meth:`feed` with the inline
+    delta path, and the JSON decoding that hands every other event to ``_on_object``."""
+
+    events: bool
+    _applied_any: bool
+
+    def feed(self, data: bytes | bytearray | memoryview) -> list[ResponseStreamEvent]:
+        """Feed the next piece of the response body; return the events it completed, in order.
+
+        Chunk boundaries carry no meaning: any split of the same body gives the same events.
+        """
+        if self._closed or self._error is not None or isinstance(data, str):
+            return super().feed(data)  # which raises the error of each case
+        out: list[Any] = []
+        # EventStreamBase.feed with the bulk of every stream handled inline: a delta that
+        # continues the target of the previous one, in sequence, with nothing to note or refuse
+        # (no diagnostic, no locating: the accumulator's caches of the target). Everything else
+        # takes the general path (_on_decoded, _on_object), which gives the same events, state
+        # and diagnostics (property-tested in tests/test_fast_deltas.py).
+        scan = self._scan
+        loads = self._fast_loads
+        deep = self._deep_len
+        events = self.events
+        # What only the general path changes, read again after each event it takes.
+        tracker = self._seq
+        acc = self._acc
+        running = self.outcome is None and self._applied_any
+        # Any: the checks of the inline paths narrow nothing for the type checkers.
+        seq: Any
+        delta: Any
+        try:
+            for event_type, payload, offset in self._decoder.feed_raw(data):
+                if not event_type:
+                    self._on_comment()
+                    continue
+                obj: JSONValue
+                size = len(payload)
+                if size > BIG_EVENT_DATA:
+                    obj = self._load_big_or_none(payload)
+                else:
+                    try:
+                        if scan is None:
+                            obj = loads(payload)
+                        else:
+                            obj, end = scan(payload, 0)
+                            if end != size:
+                                obj = loads(payload)  # its error
+                    except (ValueError, RecursionError, StopIteration):
+                        obj = None
+                    if type(obj) is dict and running:
+                        if size > deep:  # as _on_decoded does, first
+                            self._check_depth(obj, payload, offset)
+                            checked = True
+                        else:
+                            checked = False
+                        kind = obj.get("type")
+                        if kind == "response.output_text.delta":
+                            try:
+                                seq, item_id, output_index, content_index, delta, logprobs = (
+                                    _TEXT_FIELDS(obj)
+                                )
+                            except KeyError:  # a field left out: the general path
+                                pass
+                            else:
+                                # The cached locator holds wire types (str or None, int or
+                                # None): an equal one is the same part, once the indices are
+                                # checked to be ints (True == 1).
+                                if (
+                                    seq.__class__ is int
+                                    and seq == tracker.floor + 1
+                                    and tracker.last == tracker.floor
+                                    and (item_id, output_index, content_index) == acc.text_key
+                                    and delta.__class__ is str
+                                    and (output_index is None or output_index.__class__ is int)
+                                    and (content_index is None or content_index.__class__ is int)
+                                    and (logprobs is None or logprobs.__class__ is list)
+                                    and (event_type == "message" or event_type == kind)
+                                ):
+                                    part, text = acc.text_cache
+                                    acc.version += 1
+                                    json = text.json
+                                    if text.small < _LAST_SMALL and (
+                                        json is None or json.source is not None
+                                    ):
+                                        # Text.append, inlined: no merge due, nothing to push.
+                                        text.pieces.append(delta)
+                                        text.length += len(delta)
+                                        text.small += 1
+                                    else:
+                                        text.append(delta)
+                                    if logprobs:
+                                        _extend_logprobs(part, logprobs)
+                                    tracker.floor = tracker.last = seq
+                                    if events:
+                                        # ResponseTextDeltaEvent._from_wire's object (its
+                                        # checks are made above), built the same way: on its
+                                        # mutable twin, then given its class.
+                                        event: Any = _new(_TEXT_DELTA_TWIN)
+                                        event.type = kind
+                                        event.sequence_number = seq
+                                        event._data = obj
+                                        event.item_id = item_id
+                                        event.output_index = output_index
+                                        event.content_index = content_index
+                                        event.delta = delta
+                                        event.logprobs = logprobs
+                                        # _prefix_fn, inlined (default arguments, not
+                                        # the loop's variables)
+                                        event._snapshot_fn = prefix = (
+                                            lambda text=text, n=text.length: text.prefix(n)
+                                        )
+                                        event._parsed_fn = (
+                                            None if json is None else json.reader(prefix)
+                                        )
+                                        event.__class__ = ResponseTextDeltaEvent
+                                        out.append(event)
+                                    continue
+                        elif kind.__class__ is str and kind in _FAST_EXTENDERS:
+                            get = obj.get
+                            seq = get("sequence_number")
+                            item_id = get("item_id")
+                            output_index = get("output_index")
+                            content_index = get("content_index")
+                            summary_index = get("summary_index")
+                            delta = get("delta")
+                            # As above, with the accumulator's cache of the other deltas
+                            # (Accumulator._extended, whose cache hit this is).
+                            if (
+                                seq.__class__ is int
+                                and seq == tracker.floor + 1
+                                and tracker.last == tracker.floor
+                                and (kind, item_id, output_index, content_index, summary_index)
+                                == acc.delta_key
+                                and delta.__class__ is str
+                                and (output_index is None or output_index.__class__ is int)
+                                and (content_index is None or content_index.__class__ is int)
+                                and (summary_index is None or summary_index.__class__ is int)
+                                and (event_type == "message" or event_type == kind)
+                            ):
+                                acc.text_key = None  # as Accumulator.apply does for any other
+                                text = acc.delta_text
+                                json = text.json
+                                if text.small < _LAST_SMALL and (
+                                    json is None or json.source is not None
+                                ):
+                                    text.pieces.append(delta)  # Text.append, inlined
+                                    text.length += len(delta)
+                                    text.small += 1
+                                else:
+                                    text.append(delta)
+                                acc.version += 1
+                                tracker.floor = tracker.last = seq
+                                if events:
+                                    # The class's _from_wire object, built as it builds it.
+                                    cls, twin, index = _FAST_EXTENDERS[kind]
+                                    event = _new(twin)
+                                    event.type = kind
+                                    event.sequence_number = seq
+                                    event._data = obj
+                                    event.item_id = item_id
+                                    event.output_index = output_index
+                                    if index == "content_index":
+                                        event.content_index = content_index
+                                    elif index == "summary_index":
+                                        event.summary_index = summary_index
+                                    event.delta = delta
+                                    event._snapshot_fn = prefix = lambda text=text, n=text.length: (
+                                        text.prefix(n)
+                                    )
+                                    event._parsed_fn = None if json is None else json.reader(prefix)
+                                    event.__class__ = cls
+                                    out.append(event)
+                                continue
+                        if checked:  # the general path, minus the depth check just made
+                            self._on_object(obj, payload, event_type, offset, out)
+                            tracker = self._seq
+                            acc = self._acc
+                            running = self.outcome is None and self._applied_any
+                            continue
+                self._on_decoded(obj, event_type, payload, offset, out)
+                tracker = self._seq
+                acc = self._acc
+                running = self.outcome is None and self._applied_any
+            # The decoder defers a limit error past the events it completed (see the base).
+            self._decoder.raise_pending()
+        except ProtocolError as exc:
+            self._fail(exc, out)
+            raise
+        return out
+
+    def _load_big_or_none(self, data: str | bytes | bytearray) -> JSONValue:
+        try:
+            return self._load_big(data)  # type: ignore[no-any-return]
+        except (ValueError, RecursionError):
+            return None
+
+    def _on_message(
+        self, event_type: str, data: str | bytes | bytearray, offset: int, out: list[Any]
+    ) -> None:
+        obj: JSONValue  # a declaration only: no run-time work
+        if len(data) > BIG_EVENT_DATA:
+            obj = self._load_big_or_none(data)
+        else:
+            try:
+                scan = self._scan
+                if scan is None:
+                    obj = self._fast_loads(data)  # type: ignore[arg-type]
+                else:
+                    # stdlib_loads inlined: anything it would hand to json.loads goes to it,
+                    # so results and errors are the same.
+                    obj, end = scan(data, 0)  # type: ignore[arg-type]
+                    if end != len(data):
+                        obj = self._fast_loads(data)  # type: ignore[arg-type]
+            except (ValueError, RecursionError, StopIteration):
+                obj = None
+        self._on_decoded(obj, event_type, data, offset, out)
+
+    def _on_decoded(
+        self,
+        obj: JSONValue,
+        event_type: str,
+        data: str | bytes | bytearray,
+        offset: int,
+        out: list[Any],
+    ) -> None:
+        """Apply one message whose data the hot decoder gave *obj* (``None``: it failed)."""
+        if type(obj) is not dict:
+            # Not JSON (or not an object): checked here, off the hot path.
+            if not isinstance(data, str):
+                data = data.decode("utf-8", "replace")  # what the event-stream rules give
+            if data == "[DONE]":
+                # Chat Completions' end marker; some compatible Responses servers send it too.
+                self._note("done-marker", "data: [DONE] on a Responses stream", offset=offset)
+                return
+            if not data.strip():
+                # ``data:`` alone dispatches an event with empty data (the event-stream rules):
+                # a keep-alive, tolerated as the Chat stream tolerates it.
+                self._note("empty-data", "an event with empty data", offset=offset)
+                return
+            obj = self._load_object(data, offset)  # the full decoder, or a located error
+        if len(data) > self._deep_len:  # only long data can nest deeper than the limit
+            self._check_depth(obj, data, offset)
+        self._on_object(obj, data, event_type, offset, out)
+
+    def _on_object(
+        self,
+        obj: dict[str, Any],
+        data: str | bytes | bytearray,
+        event_type: str,
+        offset: int,
+        out: list[Any],
+    ) -> None:
+        raise NotImplementedError  # ResponsesStream's: the general path
