@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 
 import sansio_responses as sr
 from sansio_responses._base import SHARE_MIN, load_sharing, stdlib_loads
-from sansio_responses._responses.accumulate import Text, _join
+from sansio_responses._responses.accumulate import Text
+from sansio_responses._responses.builders import _join
 from sansio_responses.testing import StreamBuilder
 
 # Non-ASCII (two bytes per character in memory), quotes, backslashes and newlines (escaped in

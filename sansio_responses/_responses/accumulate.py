@@ -21,16 +21,21 @@ address sparse maps, never padded lists: an index far ahead costs one entry, not
 the memory held stays proportional to the bytes received whatever the numbers say, and a part index
 that leaves holes (a delta for ``content_index`` 1 and no part 0) gives a snapshot of the parts that
 exist, in index order.
+
+This module holds the table and the event handlers (:class:`Accumulator`); the builders the state
+is made of (:class:`Text`, :class:`Sparse`, :func:`materialize`) are in ``builders.py``, and the
+placing and locating of output items, with the copy-on-write of items adopted from events, in
+``items.py`` (:class:`OutputItems`, the base class of :class:`Accumulator`).
 """
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .._json.structured import LazyJSON
-from .models import copy_tree
+from .builders import Sparse, Text, materialize
+from .items import OutputItems, _sparse  # pyright: ignore[reportPrivateUsage]
 
 if TYPE_CHECKING:
     from .._base import JSONValue
@@ -47,13 +52,6 @@ __all__ = [
 
 Note = Callable[[str, str], None]
 
-#: Text builders merge every run of this many appended deltas into one string.
-_MERGE_EVERY = 64
-
-#: Texts at least this long are joined in place (see :func:`_join`; CPython only).
-_JOIN_IN_PLACE = 64 * 1024 if sys.implementation.name == "cpython" else sys.maxsize
-_JOIN_GROUP = 16 * 1024
-
 #: The delta types whose handler appends ``delta`` to the Text builder of one field, found from
 #: the event's locator fields alone (see ``Accumulator._extended``).
 _EXTENDERS = frozenset(
@@ -67,9 +65,6 @@ _EXTENDERS = frozenset(
         "response.refusal.delta",
     }
 )
-
-#: How deep below an item (or the response object) :meth:`Accumulator.long_strings` looks.
-_LONG_DEPTH = 4
 
 #: Default bound on the number of output items of one response (``max_output_items``).
 DEFAULT_MAX_OUTPUT_ITEMS = 10_000
@@ -152,234 +147,6 @@ def print_accumulation_rules() -> str:
     )
 
 
-class Sparse:
-    """A list addressed by wire indices that may leave holes: only the slots present are stored.
-
-    Materialised as the list of the present values in index order. ``top`` is the highest index
-    used (``-1`` when empty), so "the last part" and "append" stay O(1).
-    """
-
-    __slots__ = ("frozen", "slots", "top")
-
-    def __init__(self, values: Iterable[Any] = ()) -> None:
-        self.slots: dict[int, Any] = dict(enumerate(values))
-        self.top = len(self.slots) - 1
-        #: The indices whose value is shared with an event's data (see :meth:`adopt`).
-        self.frozen: set[int] = set()
-
-    def put(self, index: int, value: Any) -> None:
-        self.slots[index] = value
-        if index > self.top:
-            self.top = index
-        if self.frozen:
-            self.frozen.discard(index)
-
-    def adopt(self, index: int, value: Any) -> None:
-        """Put *value*, a tree an event returned to the caller also holds, without copying it.
-
-        The slot is frozen: whoever would change the value must first replace it by a copy
-        (:meth:`Accumulator._writable_item`, :meth:`Accumulator._part`), so that the event's
-        data never change after it was returned.
-        """
-        self.put(index, value)
-        self.frozen.add(index)
-
-    def thaw(self, index: int) -> Any:
-        """The value at *index*, replaced by a private copy first when it is frozen."""
-        value = self.slots[index]
-        if index in self.frozen:
-            value = materialize(value)
-            self.put(index, value)
-        return value
-
-    def values(self) -> list[Any]:
-        slots = self.slots
-        if self.top + 1 == len(slots):  # no holes: already in index order when filled in order
-            return [slots[i] for i in range(len(slots))]
-        return [slots[i] for i in sorted(slots)]
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Sparse:
-        copy = Sparse()
-        copy.slots = {i: clone(v) for i, v in self.slots.items()}
-        copy.top = self.top
-        return copy
-
-
-class Text:
-    """A string built by appending deltas: amortised O(1) append, joined lazily once per read.
-
-    ``json`` optionally holds a :class:`LazyJSON` that is told about every delta, for fields whose
-    text is a JSON document (tool arguments, structured output).
-
-    ``pieces`` (the text, in order), ``small`` (pieces appended since the last merge) and
-    ``length`` are read and written by :class:`ResponsesStream`'s fast path, which appends a
-    delta inline the way :meth:`append` does when no merge is due and ``json`` is ``None``.
-    """
-
-    __slots__ = ("json", "length", "pieces", "small")
-
-    def __init__(self, initial: str = "") -> None:
-        self.pieces: list[str] = [initial] if initial else []
-        self.small = 0  # pieces appended since the last merge
-        self.length = len(initial)
-        self.json: LazyJSON | None = None
-
-    def append(self, piece: str) -> None:
-        pieces = self.pieces
-        pieces.append(piece)
-        self.length += len(piece)
-        small = self.small + 1
-        if small == _MERGE_EVERY:
-            # A short delta held as its own str costs ~50 bytes of object overhead; merging each
-            # run of them keeps memory near the text's own size (every character is copied once
-            # more: still linear).
-            pieces[-_MERGE_EVERY:] = ["".join(pieces[-_MERGE_EVERY:])]
-            small = 0
-        self.small = small
-        json = self.json
-        if json is not None and json.source is None:
-            json.push(piece)
-
-    def set(self, value: str) -> None:
-        self.pieces = [value]
-        self.small = 0
-        self.length = len(value)
-        if self.json is not None:
-            self.json.reset(value)
-
-    def value(self) -> str:
-        pieces = self.pieces
-        if len(pieces) == 1:
-            return pieces[0]
-        if not pieces:
-            return ""
-        joined = _join(pieces) if self.length >= _JOIN_IN_PLACE else "".join(pieces)
-        self.pieces = [joined]
-        self.small = 0
-        return joined
-
-    def prefix(self, n: int) -> str:
-        """The first *n* characters: the text as it was when it was *n* characters long."""
-        value = self.value()
-        return value if n == len(value) else value[:n]
-
-    def since(self, start: int) -> str:
-        """The characters from *start* to the end (for a :class:`LazyJSON` reading this text):
-        only the pieces after *start* are joined, so reading after every delta stays linear."""
-        pieces = self.pieces
-        at = self.length
-        i = len(pieces)
-        while i and at > start:
-            i -= 1
-            at -= len(pieces[i])
-        if i == 0:
-            return self.value()[start:]
-        tail = pieces[i] if i == len(pieces) - 1 else "".join(pieces[i:])
-        return tail[start - at :]
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Text:
-        copy = Text(self.value())
-        json = self.json
-        if json is not None:
-            if json.source is not None:
-                copy.json = LazyJSON(copy)
-            else:
-                copy.json = LazyJSON()
-                copy.json.push(copy.value())
-        return copy
-
-
-# The header of a non-ASCII compact str (PEP 393): its size minus (length + 1) characters.
-_HEADER = sys.getsizeof("\xe9") - 2 if _JOIN_IN_PLACE < sys.maxsize else 0
-
-
-def _kind(piece: str) -> int:
-    """Bytes per character of *piece* in CPython's compact representation (PEP 393), read off
-    its size (``max(piece)`` would walk its characters)."""
-    if piece.isascii():
-        return 1
-    return (sys.getsizeof(piece) - _HEADER) // (len(piece) + 1)
-
-
-def _join(pieces: list[str]) -> str:
-    """``"".join(pieces)``, emptying *pieces*, with the text held about once rather than twice.
-
-    ``"".join`` holds every piece and the result at the same time: for a long text, twice its
-    size. Appending the pieces one by one to a string nothing else refers to lets CPython grow it
-    in place, and each piece is released as soon as it is copied. The result is the same string;
-    only the peak memory differs (on another interpreter, or when a piece is shared, it is a
-    plain, linear, concatenation). The characters before the first of the widest kind are joined
-    first, so that growing never has to widen (copy) the whole string.
-    """
-    if not pieces:
-        return ""
-    kinds = [_kind(piece) for piece in pieces]
-    first_widest = kinds.index(max(kinds))
-    head = "".join(pieces[: first_widest + 1])
-    del pieces[: first_widest + 1]
-    pieces.reverse()
-    pop = pieces.pop
-    # Appended in groups of about _JOIN_GROUP characters: each append may be a realloc (a few
-    # µs), and a group costs only its own size. A for loop, not `while pieces`: CPython 3.11
-    # specialises this form's `+=` to the in-place append (measured), not the other.
-    group: list[str] = []
-    size = 0
-    for _ in range(len(pieces)):
-        piece = pop()
-        group.append(piece)
-        size += len(piece)
-        if size >= _JOIN_GROUP:
-            head += "".join(group)
-            group.clear()
-            size = 0
-    head += "".join(group)
-    return head
-
-
-def materialize(value: Any) -> Any:
-    """A fresh JSON tree with every :class:`Text` builder turned into its string.
-
-    Any depth is safe: a tree too deep for the recursive walk is copied iteratively.
-    """
-    try:
-        return _materialize(value)
-    except RecursionError:
-        return copy_tree(value, _leaf_value, _sparse_values)
-
-
-def _materialize(value: Any) -> Any:
-    t = type(value)  # pyright: ignore[reportUnknownVariableType]
-    if t is dict:
-        return {k: _materialize(v) for k, v in value.items()}
-    if t is list:
-        return [_materialize(v) for v in value]
-    if t is Text:
-        return value.value()
-    if t is Sparse:
-        return [_materialize(v) for v in value.values()]
-    return value
-
-
-def _leaf_value(value: Any) -> Any:
-    return value.value() if type(value) is Text else value
-
-
-def _sparse_values(value: Any) -> list[Any] | None:
-    return value.values() if type(value) is Sparse else None
-
-
-def clone(value: Any) -> Any:
-    """A deep copy of an accumulator tree (dicts, lists, :class:`Text`, :class:`Sparse`)."""
-    t = type(value)  # pyright: ignore[reportUnknownVariableType]
-    if t is dict:
-        return {k: clone(v) for k, v in value.items()}
-    if t is list:
-        return [clone(v) for v in value]
-    if t is Text or t is Sparse:
-        return value.__deepcopy__({})
-    return value
-
-
 def _text_of(container: dict[str, Any], key: str, json: bool = False) -> Text:
     """The Text builder stored under *key*, replacing a plain string (or absence) by one.
 
@@ -427,7 +194,7 @@ def _set_text(container: dict[str, Any], key: str, value: Any) -> bool:
     return agrees
 
 
-class Accumulator:
+class Accumulator(OutputItems):
     """Applies Responses stream events (as decoded dicts) to a wire-shaped response.
 
     ``apply(type, event_dict)`` mutates the state and returns, for delta events, the :class:`Text`
@@ -444,17 +211,7 @@ class Accumulator:
         fail: Callable[[str], None] | None = None,
         max_output_items: int | None = DEFAULT_MAX_OUTPUT_ITEMS,
     ) -> None:
-        self._report = note
-        #: How many diagnostics this accumulator has reported (see _extended).
-        self.notes = 0
-        self._fail = fail
-        self.max_output_items = max_output_items
-        #: The response object of the latest lifecycle event (created / queued / in_progress).
-        self.response: dict[str, Any] | None = None
-        #: Output items by ``output_index`` (sparse: an index never announced has no entry).
-        self.items = Sparse()
-        self._by_id: dict[str, dict[str, Any]] = {}
-        self._index_of: dict[str, int] = {}  # item id -> its output_index
+        super().__init__(note, fail, max_output_items)
         self.version = 0
         #: Track partial JSON for output_text too (structured outputs); tool arguments always are.
         self.structured_text = False
@@ -469,8 +226,6 @@ class Accumulator:
         # only), or None, and its Text builder.
         self.delta_key: tuple[Any, ...] | None = None
         self.delta_text = Text()
-        #: Set when an event's item_id and output_index disagreed (see ``_item``).
-        self._mismatched = False
         self._handlers: dict[str, Callable[[dict[str, Any]], Text | None]] = {
             "response.created": self._lifecycle,
             "response.queued": self._lifecycle,
@@ -512,10 +267,6 @@ class Accumulator:
                 )
 
     # -- entry point -------------------------------------------------------------------------
-
-    def _note(self, code: str, message: str) -> None:
-        self.notes += 1
-        self._report(code, message)
 
     def apply(self, event_type: str, event: dict[str, Any]) -> Text | None:
         """Apply one event (any type); see the class docstring for what it returns."""
@@ -587,201 +338,6 @@ class Accumulator:
             self.delta_key = None
         return result
 
-    def output(self) -> list[Any]:
-        """The output items so far, materialised as fresh wire dicts, in ``output_index`` order."""
-        return [materialize(item) for item in self.items.values()]
-
-    def long_strings(self, min_length: int, budget: int) -> list[str]:
-        """The strings of at least *min_length* characters the response holds so far.
-
-        The ``.done`` and terminal events repeat them (a whole text, the instructions, tool
-        arguments): the stream decodes such events so that an equal string is this very object,
-        not a copy (see ``EventStreamBase._load_big``). At most *budget* nodes of the state are
-        visited (the response object first, then the items, newest first), so that the cost
-        stays in proportion to the event being decoded however many items came before; and no
-        container deeper than :data:`_LONG_DEPTH` below an item or the response is opened: long
-        strings sit near the top (a part's text, the arguments, an image's result), while deep
-        lists such as logprobs hold thousands of short tokens, which walking cost about as much
-        as decoding the event (issue 21).
-        """
-        found: dict[int, str] = {}
-        stack: list[tuple[Any, int]] = [(item, 0) for item in self.items.values()]
-        stack.append((self.response, 0))
-        pop, push = stack.pop, stack.append
-        while stack and budget > 0:
-            budget -= 1
-            node, depth = pop()
-            t = type(node)  # pyright: ignore[reportUnknownVariableType]
-            if t is str:
-                if len(node) >= min_length:
-                    found[id(node)] = node
-            elif t is Text:
-                if node.length >= min_length:
-                    push((node.value(), depth))
-            elif depth < _LONG_DEPTH:
-                depth += 1
-                if t is dict:
-                    stack.extend([(child, depth) for child in node.values()])
-                elif t is list:
-                    stack.extend([(child, depth) for child in node])
-                elif t is Sparse:
-                    stack.extend([(child, depth) for child in node.slots.values()])
-        return list(found.values())
-
-    # -- locating items and parts ------------------------------------------------------------
-
-    def _place(
-        self, index: Any, item: dict[str, Any], checked: bool = False, adopt: bool = False
-    ) -> None:
-        """Put *item* at output_index *index*; *checked*: its diagnostics were already noted.
-
-        *adopt*: *item* is an event's data, held as it is (see :meth:`Sparse.adopt`).
-        """
-        items = self.items
-        if type(index) is not int or index < 0:
-            # Unusable: the item of the same id keeps its place, a new one is appended. (Only a
-            # string id is looked up: an item of an unknown type may carry any JSON as its id.)
-            item_id: Any = item.get("id")
-            known = self._index_of.get(item_id) if type(item_id) is str else None
-            if index is not None:
-                where = "appended" if known is None else f"placed at {known}, as its id"
-                self._note("bad-output-index", f"output_index {index!r} is unusable; item {where}")
-            index = known if known is not None and known in items.slots else items.top + 1
-        if (
-            self.max_output_items is not None
-            and index not in items.slots
-            and len(items.slots) >= self.max_output_items
-            and self._fail is not None
-            and not checked
-        ):
-            self._fail(
-                f"more than max_output_items ({self.max_output_items}) output items in one response"
-            )
-        item_id = item.get("id")
-        if type(item_id) is str:
-            elsewhere = self._index_of.get(item_id)
-            if (
-                elsewhere is not None
-                and elsewhere != index
-                and elsewhere in items.slots
-                and not checked
-            ):
-                # Both are kept: servers that give every item the same placeholder id would
-                # otherwise lose items, and the index is what orders the output.
-                self._note(
-                    "duplicate-item-id",
-                    f"output item {item_id!r} at output_index {index} was already announced at "
-                    f"output_index {elsewhere}; both are kept",
-                )
-            self._by_id[item_id] = item
-            self._index_of[item_id] = index
-        if index in items.frozen:
-            # The event's item this one replaces stays reachable by its id when the ids differ:
-            # that reference becomes a private copy, so that no later event changes the event's.
-            old = items.slots[index]
-            old_id = old.get("id")
-            if type(old_id) is str and self._by_id.get(old_id) is old:
-                self._by_id[old_id] = materialize(old)
-        if adopt:
-            items.adopt(index, item)
-        else:
-            items.put(index, item)
-
-    def _writable_item(self, item: dict[str, Any], index: Any) -> dict[str, Any]:
-        """*item* (found at output_index *index* or by its id), as a tree this accumulator may
-        change: an item adopted from an event is replaced by a private copy first."""
-        items = self.items
-        if not items.frozen:
-            return item
-        item_id = item.get("id")
-        where: int | None = index if type(index) is int else None
-        if where is None or items.slots.get(where) is not item:
-            where = self._index_of.get(item_id) if type(item_id) is str else None
-            if where is None or items.slots.get(where) is not item:
-                where = None  # in no slot, so not an event's (see _place)
-        if where is None or where not in items.frozen:
-            return item
-        copy: dict[str, Any] = items.thaw(where)
-        if type(item_id) is str and self._by_id.get(item_id) is item:
-            self._by_id[item_id] = copy
-        return copy
-
-    def _item(self, event: dict[str, Any], item_type: str) -> dict[str, Any] | None:
-        """The item an event refers to (by output_index, checked against item_id), created if absent.
-
-        ``None`` when that item has another kind than *item_type* (``ACCUMULATION_RULES``): the
-        event is not applied, and a ``wrong-item-type`` diagnostic is recorded.
-        """
-        index = event.get("output_index")
-        item_id = event.get("item_id")
-        item: dict[str, Any] | None = self.items.slots.get(index) if type(index) is int else None
-        if item is not None and item_id is not None and item.get("id", item_id) != item_id:
-            # The id disagrees with the item at output_index: trust a known id first, then the
-            # index (proxies that rewrite ids per event, e.g. Copilot's, keep the index right).
-            # Either way it is noted before anything changes (strict mode raises).
-            known = self._by_id.get(item_id) if type(item_id) is str else None
-            if known is not None:
-                where = f"applied to item {item_id!r} at output_index {self._index_of[item_id]}"
-            else:
-                where = "applied by output_index"
-            self._note(
-                "item-id-mismatch",
-                f"{event.get('type')} names item {item_id!r} but output_index {index} holds "
-                f"{item.get('id')!r}; {where}",
-            )
-            self._mismatched = True
-            if known is not None:
-                item = known
-        elif item is None and type(item_id) is str:
-            item = self._by_id.get(item_id)
-            if item is not None and type(index) is int and index >= 0:
-                self._note(
-                    "item-id-mismatch",
-                    f"{event.get('type')} names item {item_id!r} but output_index {index} holds "
-                    f"no item; applied to item {item_id!r} at output_index "
-                    f"{self._index_of[item_id]}",
-                )
-                self._mismatched = True
-        if item is None:
-            self._note(
-                "missing-output-item",
-                f"{event.get('type')} refers to output item {item_id!r} at output_index {index!r}, "
-                f"which was never announced by response.output_item.added; created a {item_type!r}",
-            )
-            item = _new_item(item_type, item_id)
-            self._place(index, item)
-            return item
-        kind = item.get("type")
-        if kind != item_type and type(kind) is str:
-            self._note(
-                "wrong-item-type",
-                f"{event.get('type')} applies to a {item_type!r} item, but output item "
-                f"{item.get('id', item_id)!r} at output_index {index!r} is a {kind!r}; "
-                "not applied",
-            )
-            return None
-        return self._writable_item(item, index)
-
-    def _part(
-        self, item: dict[str, Any], key: str, index: Any, factory: Callable[[], dict[str, Any]]
-    ) -> dict[str, Any]:
-        """The part at *index* of ``item[key]`` (content / summary), created if absent.
-
-        An unusable index (absent, negative, not an integer) means the last part.
-        """
-        parts = _sparse(item, key)
-        if type(index) is not int or index < 0:
-            index = max(parts.top, 0)
-        part: JSONValue = parts.slots.get(index)
-        if type(part) is not dict:
-            part = factory()
-            parts.put(index, part)
-        elif index in parts.frozen:
-            thawed: dict[str, Any] = parts.thaw(index)
-            return thawed
-        result: dict[str, Any] = part
-        return result
-
     # -- lifecycle and items -----------------------------------------------------------------
 
     def _lifecycle(self, event: dict[str, Any]) -> None:
@@ -801,27 +357,6 @@ class Accumulator:
         self.response = response
         for index, item in entries:
             self._place(index, materialize(item), checked=True)
-
-    def _check_entries(self, entries: list[tuple[int, dict[str, Any]]]) -> None:
-        """Note (or fail) what placing *entries* into an empty output would, before any is placed.
-
-        So that in strict mode a lifecycle event's output is placed whole or not at all.
-        """
-        limit = self.max_output_items
-        if limit is not None and len(entries) > limit and self._fail is not None:
-            self._fail(f"more than max_output_items ({limit}) output items in one response")
-        index_of: dict[str, int] = {}
-        for index, item in entries:
-            item_id = item.get("id")
-            if type(item_id) is str:
-                elsewhere = index_of.get(item_id)
-                if elsewhere is not None:
-                    self._note(
-                        "duplicate-item-id",
-                        f"output item {item_id!r} at output_index {index} was already announced "
-                        f"at output_index {elsewhere}; both are kept",
-                    )
-                index_of[item_id] = index
 
     def _item_added(self, event: dict[str, Any]) -> None:
         # ``item`` is an object: the event schema refuses any other (a located error) first.
@@ -879,15 +414,6 @@ class Accumulator:
 
     def _part_done(self, event: dict[str, Any]) -> None:
         self._part_added(event, adopt=True)
-
-    def find(self, event: dict[str, Any]) -> dict[str, Any] | None:
-        """The item an event refers to, if it exists (never creates one)."""
-        index = event.get("output_index")
-        if type(index) is int and index in self.items.slots:
-            found: dict[str, Any] = self.items.slots[index]
-            return found
-        item_id = event.get("item_id")
-        return self._by_id.get(item_id) if type(item_id) is str else None
 
     def last_text_json(self) -> LazyJSON | None:
         """The partial JSON of the output text most recently extended, when tracked as JSON."""
@@ -1139,35 +665,12 @@ class Accumulator:
             output.put(slot + offset, materialize(entry))
 
 
-def _sparse(container: dict[str, Any], key: str) -> Sparse:
-    """The :class:`Sparse` list under *key*, replacing a wire list (or absence) by one."""
-    current: Sparse | JSONValue = container.get(key)
-    if type(current) is Sparse:
-        return current
-    sparse = Sparse(current if type(current) is list else ())
-    container[key] = sparse
-    return sparse
-
-
 def _slot(parts: Sparse, event: dict[str, Any]) -> int:
     """The ``command_index`` of a shell event; an unusable one means a new slot at the end."""
     index = event.get("command_index")
     if type(index) is not int or index < 0:
         return parts.top + 1
     return index
-
-
-def _new_item(item_type: str, item_id: Any) -> dict[str, Any]:
-    item: dict[str, Any] = {"type": item_type}
-    if type(item_id) is str:
-        item["id"] = item_id
-    if item_type == "message":
-        item.update(role="assistant", status="in_progress", content=[])
-    elif item_type == "reasoning":
-        item["summary"] = []
-    else:
-        item["status"] = "in_progress"
-    return item
 
 
 def _new_output_text() -> dict[str, Any]:

@@ -22,10 +22,8 @@ import attrs
 
 from .._base import BIG_EVENT_DATA, JSONValue
 from .._errors import ProtocolError
-from .accumulate import (
-    _EXTENDERS,  # pyright: ignore[reportPrivateUsage]
-    _MERGE_EVERY,  # pyright: ignore[reportPrivateUsage]
-)
+from .accumulate import _EXTENDERS  # pyright: ignore[reportPrivateUsage]
+from .builders import _MERGE_EVERY  # pyright: ignore[reportPrivateUsage]
 from .events import (
     EVENT_TYPES,
     ResponseStreamEvent,

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 from .._base import EventStreamBase, JSONValue, Outcome
 from .._errors import RemoteProtocolError
-from .accumulate import Accumulator, Sparse, Text, clone
+from .accumulate import Accumulator
+from .builders import Sparse, Text, clone
 from .events import ResponseStreamEvent
 
 if TYPE_CHECKING:
