@@ -1,9 +1,10 @@
-"""A/B of two source trees in one process: their ``ResponsesStream`` on the same chunks, alternately.
+"""A/B of two source trees in one process: their ``ResponsesStream`` (or, with ``--chat``, their
+``ChatCompletionsStream``) on the same chunks, alternately.
 
 Usage, from the repository root::
 
     .venv/bin/python bench/ab.py OTHER_TREE [--scenario text] [--n 20000] [--chunk 4096]
-        [--rounds 15] [--events/--no-events] [--json orjson|stdlib]
+        [--rounds 15] [--events/--no-events] [--json orjson|stdlib] [--chat]
 
 ``OTHER_TREE`` is the root of another checkout (``git worktree add /tmp/base b9576f3``, say): its
 ``sansio_responses`` package and this tree's (or ``--b``'s) are copied under two names (``sr_a``:
@@ -58,6 +59,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--events", action=argparse.BooleanOptionalAction, default=True)
     p.add_argument("--json", choices=("orjson", "stdlib"), default="orjson")
     p.add_argument(
+        "--chat",
+        action="store_true",
+        help="time ChatCompletionsStream (for the chat_* scenarios) instead of ResponsesStream",
+    )
+    p.add_argument(
         "--deltas-only",
         action="store_true",
         help="the delta half (bench/stages.py's --deltas-only): no close() or snapshot()",
@@ -81,7 +87,9 @@ def main(argv: list[str] | None = None) -> int:
         def run(module: Any) -> float:
             gc.collect()
             start = time.process_time()
-            stream = module.ResponsesStream(**options)
+            stream = (module.ChatCompletionsStream if args.chat else module.ResponsesStream)(
+                **options
+            )
             for chunk in chunks:
                 for _event in stream.feed(chunk):
                     pass

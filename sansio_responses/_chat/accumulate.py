@@ -28,6 +28,7 @@ from .._base import EventStreamBase
 from .._errors import SchemaError
 from .._responses.accumulate import Text
 from .._responses.models import copy_json, copy_tree
+from .entries import Entries, pending_logprobs
 from .models import (
     CHUNK_OBJECT,
     ChatCompletion,
@@ -42,6 +43,7 @@ from .models import (
     FunctionCall,
     JSONValue,
     ToolCallDelta,
+    pending_choice,
 )
 
 __all__ = [
@@ -335,6 +337,7 @@ class ChoiceAcc:
         "cache",
         "content",
         "content_final",
+        "entries",
         "extra",
         "finish_reason",
         "function_args",
@@ -373,6 +376,8 @@ class ChoiceAcc:
         self.function_args = Text("")
         self.msg_extra: dict[str, Any] = {}
         self.logprobs: dict[str, Any] | None = None
+        # logprobs["content"] and the token entries kept as text after it (see _chat/entries.py).
+        self.entries: Entries | None = None
         self.finish_reason: str | None = None
         self.extra: dict[str, Any] = {}
         self.cache: Choice | None = None
@@ -392,6 +397,8 @@ class ChoiceAcc:
                 if old is None:
                     acc[k] = list(v)
                 else:
+                    if v and k == "content" and self.entries is not None:
+                        self.entries.flush()  # (the entries kept as text come first)
                     old.extend(v)
             else:
                 acc[k] = v
@@ -437,6 +444,11 @@ class ChoiceAcc:
             logprobs = {k: list(v) if type(v) is list else v for k, v in self.logprobs.items()}  # pyright: ignore[reportUnknownArgumentType]
         # Copies: the values are the chunks' own (shared, not copied, as each chunk arrives).
         extra = {k: copy_json(v) for k, v in self.extra.items()}
+        entries = self.entries
+        if logprobs is not None and entries is not None and entries.raw:
+            # Entries kept as text: decoded when the snapshot's logprobs is first read.
+            pending = pending_logprobs(entries, logprobs)
+            return pending_choice(self.index, message, pending, self.finish_reason, extra)
         return Choice(self.index, message, logprobs, self.finish_reason, extra)
 
 

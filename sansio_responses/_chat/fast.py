@@ -44,6 +44,7 @@ from typing import Any
 from .._base import BIG_EVENT_DATA
 from .._responses.accumulate import Text
 from .accumulate import CHAIN, CONTENT, IGNORED_TOP, ChatAccumulator, ChoiceAcc, Mark, link
+from .entries import Entries
 from .models import (
     CHUNK_OBJECT,
     ChatCompletionChunk,
@@ -517,10 +518,12 @@ class ChatFastPaths(ChatAccumulator):
         objects (``ChoiceLogprobs``'s rule); the nesting depth is bounded as the general path
         bounds it (an event that might nest too deep goes the general way).
         """
+        spans: list[int] = []
         for tpl in self._lp_tpls:
-            found = match_slots(tpl, text)
+            found = match_slots(tpl, text, spans)
             if found is not None:
                 break
+            spans.clear()
         else:
             return False
         entries = found[1]
@@ -550,7 +553,14 @@ class ChatFastPaths(ChatAccumulator):
         ch.cache = None
         acc: Text = ch.content  # type: ignore[assignment]  # (see above)
         acc.append(content)
-        ch.logprobs["content"].extend(entries)  # type: ignore[index]  # (see above)
+        if entries:
+            # Kept as their text, decoded when first read (see _chat/entries.py): the entries
+            # just read serve this chunk's event alone.
+            kept = ch.entries
+            if kept is None:
+                kept = ch.entries = Entries(ch.logprobs["content"], tpl.scan)  # type: ignore[index]
+            kept.raw.append(text[spans[0] : spans[1]])
+            kept.pending += len(entries)
         if not self.events:
             return True
         mark = self._mark

@@ -17,7 +17,7 @@ object").
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias, TypeVar
 
 import attrs
 
@@ -870,8 +870,13 @@ class ChatCompletionMessage:
         return out
 
 
+class _Pending:
+    # Where a Choice made by pending_choice() keeps what makes its logprobs, until first read.
+    __slots__ = ("_pending",)
+
+
 @attrs.frozen
-class Choice:
+class Choice(_Pending):
     """One accumulated choice: ``index``, ``message``, ``logprobs`` and ``finish_reason``.
 
     ``logprobs`` is ``None`` unless a chunk carried a logprobs object for this choice; then it is
@@ -885,6 +890,24 @@ class Choice:
     finish_reason: str | None
     extra: dict[str, Any] = attrs.field(factory=dict[str, Any])
 
+    if not TYPE_CHECKING:  # (for the checkers, a class with __getattr__ has every attribute)
+
+        def __getattr__(self, name: str) -> Any:
+            # Only reached for an attribute never set: a snapshot's logprobs whose token entries
+            # are still the JSON text they came in (see _chat/entries.py and pending_choice).
+            # Reading it here (as ==, repr, pickling and attrs' helpers do) decodes it once.
+            if name == "logprobs":
+                try:
+                    make = object.__getattribute__(self, "_pending")
+                except AttributeError:
+                    pass
+                else:
+                    value = make()
+                    object.__setattr__(self, "logprobs", value)
+                    object.__delattr__(self, "_pending")
+                    return value
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
     def to_dict(self) -> dict[str, Any]:
         """The non-streaming ``choices[]`` shape (``logprobs``, ``finish_reason`` always set)."""
         out: dict[str, Any] = {
@@ -896,6 +919,25 @@ class Choice:
         for k, v in self.extra.items():
             out.setdefault(k, copy_json(v))
         return out
+
+
+def pending_choice(
+    index: int,
+    message: ChatCompletionMessage,
+    logprobs: Callable[[], dict[str, Any]],
+    finish_reason: str | None,
+    extra: dict[str, Any],
+) -> Choice:
+    """``Choice(index, message, logprobs(), finish_reason, extra)``, with ``logprobs()`` called
+    when the field is first read (the same object to every reader after that)."""
+    choice = object.__new__(Choice)
+    setattr_ = object.__setattr__
+    setattr_(choice, "index", index)
+    setattr_(choice, "message", message)
+    setattr_(choice, "finish_reason", finish_reason)
+    setattr_(choice, "extra", extra)
+    setattr_(choice, "_pending", logprobs)
+    return choice
 
 
 @attrs.frozen

@@ -239,12 +239,13 @@ class SlotTemplate:
         self.fields: Any = None
 
 
-def match_slots(t: SlotTemplate, data: str) -> list[Any] | None:
+def match_slots(t: SlotTemplate, data: str, spans: list[int] | None = None) -> list[Any] | None:
     """The values of *data*'s slots (in the order of :func:`learn_slots`' *slots*), if it fits
     *t*.
 
     A value slot nested deeper than the interpreter allows gives None (the caller's general
-    path then reports it as any too-deep event).
+    path then reports it as any too-deep event). *spans*, if given, receives where each value
+    slot's text starts and ends in *data* (two indices per value slot, in text order).
     """
     parts = t.parts
     pos = len(parts[0])
@@ -254,7 +255,14 @@ def match_slots(t: SlotTemplate, data: str) -> list[Any] | None:
     values: list[Any] = []
     try:
         for kind, fixed in zip(t.kinds, parts[1:], strict=True):
-            value, pos = _scanstring(data, pos) if kind is STRING else scan(data, pos)
+            if kind is STRING:
+                value, pos = _scanstring(data, pos)
+            elif spans is None:
+                value, pos = scan(data, pos)
+            else:
+                spans.append(pos)
+                value, pos = scan(data, pos)
+                spans.append(pos)
             if not data.startswith(fixed, pos):
                 return None
             pos += len(fixed)
