@@ -62,11 +62,11 @@ class Entries:
 def _materialize(entries: Entries, count: int, base: dict[str, Any]) -> dict[str, Any]:
     out = dict(base)
     out["content"] = entries.flush()[:count]
-    return out
+    return {"logprobs": out}
 
 
 def pending_logprobs(entries: Entries, base: dict[str, Any]) -> Any:
-    """What makes a snapshot's ``logprobs`` on first access: *base* (the other fields, as of
-    now) with ``content`` the first ``len(entries)`` entries (those received so far; later chunks
-    only add after them)."""
+    """What makes a snapshot's ``logprobs`` on first access (see ``models._Pending``): *base*
+    (the other fields, as of now) with ``content`` the first ``len(entries)`` entries (those
+    received so far; later chunks only add after them)."""
     return partial(_materialize, entries, len(entries), base)

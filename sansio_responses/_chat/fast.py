@@ -106,6 +106,61 @@ def _logprobs_chunk(
     return d
 
 
+def _choice(
+    c: dict[str, Any],
+    raw_delta: dict[str, Any],
+    index: int,
+    role: str | None,
+    content: str | None,
+    tool_calls: list[ToolCallDelta] | None,
+    finish: str | None,
+    lp: dict[str, Any] | None,
+) -> ChunkChoice:
+    """The :class:`ChunkChoice` of a chunk of the common shape (see ChatFastPaths._chunk)."""
+    delta = new_object(ChoiceDeltaTwin)
+    delta.role = role
+    delta.content = content
+    delta.refusal = None
+    delta.tool_calls = tool_calls
+    delta.function_call = None
+    delta.reasoning_content = None
+    delta.reasoning = None
+    delta.reasoning_details = None
+    delta._raw = raw_delta
+    delta.__class__ = ChoiceDelta
+    logprobs = None
+    if lp is not None:
+        logprobs = new_object(ChoiceLogprobsTwin)
+        logprobs.content = lp.get("content")
+        logprobs.refusal = lp.get("refusal")
+        logprobs._raw = lp
+        logprobs.__class__ = ChoiceLogprobs
+    choice = new_object(ChunkChoiceTwin)
+    choice.index = index
+    choice.delta = delta
+    choice.logprobs = logprobs
+    choice.finish_reason = finish
+    choice._raw = c
+    choice.__class__ = ChunkChoice
+    return choice  # type: ignore[no-any-return]
+
+
+def _logprobs_parts(
+    dicts: tuple[dict[str, Any], ...],
+    index: int,
+    role: str | None,
+    content: str,
+    entries: list[Any],
+    obf: str | None,
+) -> dict[str, Any]:
+    """The fields a chunk read by the logprobs template builds on first read (``choices`` and
+    its wire dict; see ``models._Pending``): what ChatFastPaths._chunk gives it."""
+    d = _logprobs_chunk(dicts, content, entries, obf)
+    c = d["choices"][0]
+    choice = _choice(c, c["delta"], index, role, content, None, None, c["logprobs"])
+    return {"choices": [choice], "_raw": d}
+
+
 _LOGPROBS_KEYS = frozenset({"content", "refusal"})
 
 # The most shape templates a stream keeps (one per choice and tool call being streamed, as
@@ -383,37 +438,12 @@ class ChatFastPaths(ChatAccumulator):
     ) -> ChatCompletionChunk:
         """The event of a chunk :meth:`_extend` applied: what :func:`hot_chunk` builds, with
         the values already read, and its accessors reading *mark*."""
-        delta = new_object(ChoiceDeltaTwin)
-        delta.role = role
-        delta.content = content
-        delta.refusal = None
-        delta.tool_calls = tool_calls
-        delta.function_call = None
-        delta.reasoning_content = None
-        delta.reasoning = None
-        delta.reasoning_details = None
-        delta._raw = raw_delta
-        delta.__class__ = ChoiceDelta
-        logprobs = None
-        if lp is not None:
-            logprobs = new_object(ChoiceLogprobsTwin)
-            logprobs.content = lp.get("content")
-            logprobs.refusal = lp.get("refusal")
-            logprobs._raw = lp
-            logprobs.__class__ = ChoiceLogprobs
-        choice = new_object(ChunkChoiceTwin)
-        choice.index = index
-        choice.delta = delta
-        choice.logprobs = logprobs
-        choice.finish_reason = finish
-        choice._raw = c
-        choice.__class__ = ChunkChoice
         chunk = new_object(ChunkTwin)
         chunk.id = cid
         chunk.object = kind
         chunk.created = created
         chunk.model = model
-        chunk.choices = [choice]
+        chunk.choices = [_choice(c, raw_delta, index, role, content, tool_calls, finish, lp)]
         chunk.usage = None
         chunk.system_fingerprint = fingerprint
         chunk.service_tier = tier
@@ -569,12 +599,19 @@ class ChatFastPaths(ChatAccumulator):
             mark = self._mark = (mark, changes, mark[2] + 1)
         else:
             mark = self._mark = link(mark, changes)
-        d = _logprobs_chunk(dicts, content, entries, obf)
-        c = d["choices"][0]
-        chunk = self._chunk(
-            d, c, c["delta"], index, role, content, None, None, cid, kind, created, model,
-            fingerprint, tier, c["logprobs"], mark,
-        )  # fmt: skip
+        # The event, its choice and wire dict built when first read (nearly every caller reads
+        # only a few chunks' entries, if any): as _chunk builds it, in two steps.
+        chunk = new_object(ChunkTwin)
+        chunk.id = cid
+        chunk.object = kind
+        chunk.created = created
+        chunk.model = model
+        chunk.usage = None
+        chunk.system_fingerprint = fingerprint
+        chunk.service_tier = tier
+        chunk._pending = partial(_logprobs_parts, dicts, index, role, content, entries, obf)
+        chunk._view = partial(self._view_of, mark)
+        chunk.__class__ = ChatCompletionChunk
         out.append(chunk)
         return True
 

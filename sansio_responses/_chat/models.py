@@ -101,6 +101,40 @@ def _objects(d: dict[str, Any], key: str, path: str) -> list[dict[str, Any]] | N
     return v
 
 
+class _Pending:
+    """Mixin for classes whose instances may be made with some fields not built yet.
+
+    Such an instance leaves those fields unset (a slot never set reads as missing, which is when
+    Python calls ``__getattr__``) and holds in ``_pending`` what makes them: a callable returning
+    ``{field: value}`` for every field of ``_PENDING``. The first read of any of them (directly,
+    or through ``==``, ``repr``, ``to_dict()``, pickling, copying or attrs' helpers, which all
+    read the fields) sets them all, once; from then on it is an ordinary instance. The values are
+    those the eager build gives (tests/test_chat_entries.py).
+    """
+
+    __slots__ = ("_pending",)
+    _PENDING: ClassVar[frozenset[str]] = frozenset()
+
+    if not TYPE_CHECKING:  # (for the checkers, a class with __getattr__ has every attribute)
+
+        def __getattr__(self, name: str) -> Any:
+            if name in self._PENDING:
+                try:
+                    make = object.__getattribute__(self, "_pending")
+                except AttributeError:
+                    pass
+                else:
+                    values = make()
+                    for k, v in values.items():
+                        object.__setattr__(self, k, v)
+                    try:
+                        object.__delattr__(self, "_pending")
+                    except AttributeError:  # (another thread was first: the same values)
+                        pass
+                    return values[name]
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+
 class _Wire:
     """Mixin for classes built from one wire dict: exact ``to_dict()``, unmodelled ``extra``."""
 
@@ -314,7 +348,7 @@ class CompletionUsage(_Wire):
 
 
 @attrs.frozen
-class ChatCompletionChunk(_Wire):
+class ChatCompletionChunk(_Wire, _Pending):
     """One ``chat.completion.chunk`` object, as streamed.
 
     Every field the server sent is kept: the modelled ones as attributes, the rest in ``extra``
@@ -350,6 +384,8 @@ class ChatCompletionChunk(_Wire):
     # after this chunk (``what`` is "content", "content_parsed" or "tool_arguments_parsed").
     # Excluded from equality so that chunks decoded from the same bytes compare equal.
     _view: Callable[[str, int, int], Any] | None = attrs.field(default=None, eq=False, repr=False)
+    # A chunk read by the logprobs template builds these on first read (see _Pending).
+    _PENDING = frozenset({"choices", "_raw"})
 
     @classmethod
     def from_dict(
@@ -870,11 +906,6 @@ class ChatCompletionMessage:
         return out
 
 
-class _Pending:
-    # Where a Choice made by pending_choice() keeps what makes its logprobs, until first read.
-    __slots__ = ("_pending",)
-
-
 @attrs.frozen
 class Choice(_Pending):
     """One accumulated choice: ``index``, ``message``, ``logprobs`` and ``finish_reason``.
@@ -889,24 +920,8 @@ class Choice(_Pending):
     logprobs: dict[str, Any] | None
     finish_reason: str | None
     extra: dict[str, Any] = attrs.field(factory=dict[str, Any])
-
-    if not TYPE_CHECKING:  # (for the checkers, a class with __getattr__ has every attribute)
-
-        def __getattr__(self, name: str) -> Any:
-            # Only reached for an attribute never set: a snapshot's logprobs whose token entries
-            # are still the JSON text they came in (see _chat/entries.py and pending_choice).
-            # Reading it here (as ==, repr, pickling and attrs' helpers do) decodes it once.
-            if name == "logprobs":
-                try:
-                    make = object.__getattribute__(self, "_pending")
-                except AttributeError:
-                    pass
-                else:
-                    value = make()
-                    object.__setattr__(self, "logprobs", value)
-                    object.__delattr__(self, "_pending")
-                    return value
-            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+    # A snapshot's choice whose token entries are still text builds it on first read.
+    _PENDING = frozenset({"logprobs"})
 
     def to_dict(self) -> dict[str, Any]:
         """The non-streaming ``choices[]`` shape (``logprobs``, ``finish_reason`` always set)."""
@@ -928,8 +943,8 @@ def pending_choice(
     finish_reason: str | None,
     extra: dict[str, Any],
 ) -> Choice:
-    """``Choice(index, message, logprobs(), finish_reason, extra)``, with ``logprobs()`` called
-    when the field is first read (the same object to every reader after that)."""
+    """``Choice(index, message, logprobs()["logprobs"], finish_reason, extra)``, with
+    ``logprobs()`` called when the field is first read (see :class:`_Pending`)."""
     choice = object.__new__(Choice)
     setattr_ = object.__setattr__
     setattr_(choice, "index", index)
