@@ -435,19 +435,24 @@ class ChatFastPaths(ChatAccumulator):
         tier: str | None,
         lp: dict[str, Any] | None,
         mark: Mark,
+        pending: Callable[[], dict[str, Any]] | None = None,
     ) -> ChatCompletionChunk:
         """The event of a chunk :meth:`_extend` applied: what :func:`hot_chunk` builds, with
-        the values already read, and its accessors reading *mark*."""
+        the values already read, and its accessors reading *mark*. With *pending*, its
+        ``choices`` and wire dict are built on first read, by *pending* (see models._Pending)."""
         chunk = new_object(ChunkTwin)
         chunk.id = cid
         chunk.object = kind
         chunk.created = created
         chunk.model = model
-        chunk.choices = [_choice(c, raw_delta, index, role, content, tool_calls, finish, lp)]
         chunk.usage = None
         chunk.system_fingerprint = fingerprint
         chunk.service_tier = tier
-        chunk._raw = d
+        if pending is None:
+            chunk.choices = [_choice(c, raw_delta, index, role, content, tool_calls, finish, lp)]
+            chunk._raw = d
+        else:
+            chunk._pending = pending
         # The chunk's accessors read the lengths as of now: held by the chunk, not the stream.
         chunk._view = partial(self._view_of, mark)
         chunk.__class__ = ChatCompletionChunk
@@ -599,19 +604,13 @@ class ChatFastPaths(ChatAccumulator):
             mark = self._mark = (mark, changes, mark[2] + 1)
         else:
             mark = self._mark = link(mark, changes)
-        # The event, its choice and wire dict built when first read (nearly every caller reads
-        # only a few chunks' entries, if any): as _chunk builds it, in two steps.
-        chunk = new_object(ChunkTwin)
-        chunk.id = cid
-        chunk.object = kind
-        chunk.created = created
-        chunk.model = model
-        chunk.usage = None
-        chunk.system_fingerprint = fingerprint
-        chunk.service_tier = tier
-        chunk._pending = partial(_logprobs_parts, dicts, index, role, content, entries, obf)
-        chunk._view = partial(self._view_of, mark)
-        chunk.__class__ = ChatCompletionChunk
+        # The event's choice and wire dict are built when first read (most callers read few
+        # chunks' entries, if any).
+        pending = partial(_logprobs_parts, dicts, index, role, content, entries, obf)
+        chunk = self._chunk(
+            None, None, None, index, role, content, None, None, cid, kind, created, model,  # type: ignore[arg-type]
+            fingerprint, tier, None, mark, pending,
+        )  # fmt: skip
         out.append(chunk)
         return True
 
