@@ -428,6 +428,8 @@ class ResponsesStream(InlineFeed):
     _BYTES_DATA = True
     # Each .done event repeats the previous one's large value (text, part, item): kept for it.
     _keep_spans = True
+    # ... but for the terminal events (their type first, as the API writes it).
+    _last_heads = tuple(f'{{"type":"{etype}"'.encode() for etype in OUTCOMES if etype != "error")
 
     def _shared_strings(self, size: int) -> list[str]:
         return self._acc.long_strings(SHARE_MIN, size // 4)
