@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeAlias, TypeVar
 import attrs
 
 from .._errors import SchemaError
+from .builders import Text
 from .models import (
     Annotation,
     ContentPart,
@@ -319,10 +320,16 @@ _BASE = _setters(_Event, "type", "sequence_number", "_data")
 
 
 class _Snapshot:
-    """Mixin: the ``snapshot`` property of the delta events (filled lazily by the stream)."""
+    """Mixin: the ``snapshot`` property of the delta events (filled lazily by the stream).
+
+    The stream sets ``_snapshot_fn`` to a function giving the text, or, for a text not tracked as
+    JSON, to the :class:`Text` builder itself with ``_snapshot_at`` its length after this delta:
+    two slot stores where a closure cost a function object per delta (issue 21).
+    """
 
     __slots__ = ()
-    _snapshot_fn: Callable[[], str] | None
+    _snapshot_fn: Callable[[], str] | Text | None
+    _snapshot_at: int | None
 
     @property
     def snapshot(self) -> str | None:
@@ -331,7 +338,12 @@ class _Snapshot:
         Computed from the stream's accumulator when read; costs nothing when not read.
         """
         fn = self._snapshot_fn
-        return None if fn is None else fn()
+        if fn is None:
+            return None
+        if isinstance(fn, Text):
+            at: Any = self._snapshot_at  # an int whenever fn is a Text
+            return fn.prefix(at)
+        return fn()
 
 
 class _Parsed:
@@ -563,9 +575,10 @@ class ResponseTextDeltaEvent(_Event, _Snapshot, _Parsed):
     content_index: int | None
     delta: str
     logprobs: list[Any] | None
-    _snapshot_fn: Callable[[], str] | None = attrs.field(
+    _snapshot_fn: Callable[[], str] | Text | None = attrs.field(
         init=False, default=None, eq=False, repr=False
     )
+    _snapshot_at: int | None = attrs.field(init=False, default=None, eq=False, repr=False)
     _parsed_fn: Callable[[], Any] | None = attrs.field(
         init=False, default=None, eq=False, repr=False
     )
@@ -600,6 +613,7 @@ class ResponseTextDeltaEvent(_Event, _Snapshot, _Parsed):
         self.delta = delta
         self.logprobs = logprobs
         self._snapshot_fn = None
+        self._snapshot_at = None
         self._parsed_fn = None
         self.__class__ = cls
         return self  # type: ignore[no-any-return]
@@ -691,6 +705,7 @@ def _part_delta(cls: type[_E], d: dict[str, Any], index: str) -> _E:
         self.summary_index = part_index
     self.delta = delta
     self._snapshot_fn = None
+    self._snapshot_at = None
     self._parsed_fn = None
     self.__class__ = cls
     return self  # type: ignore[no-any-return]
@@ -702,9 +717,10 @@ class _ContentDeltaEvent(_Event, _Snapshot, _Parsed):
     output_index: int | None
     content_index: int | None
     delta: str
-    _snapshot_fn: Callable[[], str] | None = attrs.field(
+    _snapshot_fn: Callable[[], str] | Text | None = attrs.field(
         init=False, default=None, eq=False, repr=False
     )
+    _snapshot_at: int | None = attrs.field(init=False, default=None, eq=False, repr=False)
     _parsed_fn: Callable[[], Any] | None = attrs.field(
         init=False, default=None, eq=False, repr=False
     )
@@ -804,9 +820,10 @@ class ResponseReasoningSummaryTextDeltaEvent(_Event, _Snapshot, _Parsed):
     output_index: int | None
     summary_index: int | None
     delta: str
-    _snapshot_fn: Callable[[], str] | None = attrs.field(
+    _snapshot_fn: Callable[[], str] | Text | None = attrs.field(
         init=False, default=None, eq=False, repr=False
     )
+    _snapshot_at: int | None = attrs.field(init=False, default=None, eq=False, repr=False)
     _parsed_fn: Callable[[], Any] | None = attrs.field(
         init=False, default=None, eq=False, repr=False
     )
@@ -838,9 +855,10 @@ class _ItemDeltaEvent(_Event, _Snapshot, _Parsed):
     item_id: str | None
     output_index: int | None
     delta: str
-    _snapshot_fn: Callable[[], str] | None = attrs.field(
+    _snapshot_fn: Callable[[], str] | Text | None = attrs.field(
         init=False, default=None, eq=False, repr=False
     )
+    _snapshot_at: int | None = attrs.field(init=False, default=None, eq=False, repr=False)
     _parsed_fn: Callable[[], Any] | None = attrs.field(
         init=False, default=None, eq=False, repr=False
     )
@@ -867,6 +885,7 @@ class _ItemDeltaEvent(_Event, _Snapshot, _Parsed):
         self.output_index = output_index
         self.delta = delta
         self._snapshot_fn = None
+        self._snapshot_at = None
         self._parsed_fn = None
         self.__class__ = cls
         return self  # type: ignore[no-any-return]
@@ -1003,9 +1022,10 @@ class ResponseAudioTranscriptDeltaEvent(_Event, _Snapshot, _Parsed):
         type: Literal["response.audio.transcript.delta"]
 
     delta: str
-    _snapshot_fn: Callable[[], str] | None = attrs.field(
+    _snapshot_fn: Callable[[], str] | Text | None = attrs.field(
         init=False, default=None, eq=False, repr=False
     )
+    _snapshot_at: int | None = attrs.field(init=False, default=None, eq=False, repr=False)
     _parsed_fn: Callable[[], Any] | None = attrs.field(
         init=False, default=None, eq=False, repr=False
     )
@@ -1049,9 +1069,10 @@ class ResponseShellCallCommandDeltaEvent(_Event, _Snapshot, _Parsed):
     command_index: int
     delta: str
     obfuscation: str | None
-    _snapshot_fn: Callable[[], str] | None = attrs.field(
+    _snapshot_fn: Callable[[], str] | Text | None = attrs.field(
         init=False, default=None, eq=False, repr=False
     )
+    _snapshot_at: int | None = attrs.field(init=False, default=None, eq=False, repr=False)
     _parsed_fn: Callable[[], Any] | None = attrs.field(
         init=False, default=None, eq=False, repr=False
     )

@@ -177,14 +177,19 @@ class InlineFeed(ResumableStream):
                                         event.content_index = content_index
                                         event.delta = delta
                                         event.logprobs = logprobs
-                                        # _prefix_fn, inlined (default arguments, not
-                                        # the loop's variables)
-                                        event._snapshot_fn = prefix = (
-                                            lambda text=text, n=text.length: text.prefix(n)
-                                        )
-                                        event._parsed_fn = (
-                                            None if json is None else json.reader(prefix)
-                                        )
+                                        # ResponsesStream's _attach_text, inlined: the
+                                        # builder and its length, or a prefix function
+                                        # (default arguments, not the loop's variables).
+                                        if json is None:
+                                            event._snapshot_fn = text
+                                            event._snapshot_at = text.length
+                                            event._parsed_fn = None
+                                        else:
+                                            event._snapshot_fn = prefix = (
+                                                lambda text=text, n=text.length: text.prefix(n)
+                                            )
+                                            event._snapshot_at = None
+                                            event._parsed_fn = json.reader(prefix)
                                         event.__class__ = ResponseTextDeltaEvent
                                         out.append(event)
                                     continue
@@ -237,10 +242,16 @@ class InlineFeed(ResumableStream):
                                     elif index == "summary_index":
                                         event.summary_index = summary_index
                                     event.delta = delta
-                                    event._snapshot_fn = prefix = lambda text=text, n=text.length: (
-                                        text.prefix(n)
-                                    )
-                                    event._parsed_fn = None if json is None else json.reader(prefix)
+                                    if json is None:  # as above
+                                        event._snapshot_fn = text
+                                        event._snapshot_at = text.length
+                                        event._parsed_fn = None
+                                    else:
+                                        event._snapshot_fn = prefix = (
+                                            lambda text=text, n=text.length: text.prefix(n)
+                                        )
+                                        event._snapshot_at = None
+                                        event._parsed_fn = json.reader(prefix)
                                     event.__class__ = cls
                                     out.append(event)
                                 continue

@@ -117,19 +117,38 @@ _MAX_SEEN = DEFAULT_SEQUENCE_WINDOW
 
 # The slot setters of the events that carry lazy ``snapshot`` / ``parsed`` helpers: writing the
 # frozen slots directly is several times cheaper per delta than a generic setattr helper.
-_LAZY_SETTERS: dict[type[Any], tuple[Callable[[Any, Any], None], Callable[[Any, Any], None]]] = {
-    cls: (cls._snapshot_fn.__set__, cls._parsed_fn.__set__)
+_Setter = Callable[[Any, Any], None]
+_LAZY_SETTERS: dict[type[Any], tuple[_Setter, _Setter, _Setter]] = {
+    cls: (cls._snapshot_fn.__set__, cls._parsed_fn.__set__, cls._snapshot_at.__set__)
     for cls in EVENT_TYPES.values()
     if hasattr(cls, "_snapshot_fn") and hasattr(cls, "_parsed_fn")
 }
 
 
-_TEXT_DELTA_SNAPSHOT, _TEXT_DELTA_PARSED = _LAZY_SETTERS[ResponseTextDeltaEvent]
+_TEXT_DELTA_SETTERS = _LAZY_SETTERS[ResponseTextDeltaEvent]
 _TEXT_DELTA_BUILD = _BUILDERS["response.output_text.delta"]
 
 
 def _prefix_fn(text: Text, n: int) -> Callable[[], str]:
     return lambda: text.prefix(n)
+
+
+def _attach_text(event: Any, text: Text, setters: tuple[_Setter, _Setter, _Setter]) -> None:
+    """Give a delta event its lazy ``snapshot`` (and ``parsed``) from the builder it extended.
+
+    A text not tracked as JSON: the builder and its length now (see ``_Snapshot`` in events.py);
+    else a prefix function, which the JSON reader shares. The inline path (inline.py) does the
+    same without the call.
+    """
+    set_snapshot, set_parsed, set_at = setters
+    json = text.json
+    if json is None:
+        set_snapshot(event, text)
+        set_at(event, text.length)
+    else:
+        prefix = _prefix_fn(text, text.length)
+        set_snapshot(event, prefix)
+        set_parsed(event, json.reader(prefix))
 
 
 def _aligned(header: tuple[str, ...], table: Iterable[tuple[str, ...]]) -> str:
@@ -522,10 +541,7 @@ class ResponsesStream(InlineFeed):
             text = self._acc.text_delta(obj, event)
             # None: aimed at an item of another kind, not applied; or no event (snapshot only).
             if text is not None and event is not None:
-                prefix = _prefix_fn(text, text.length)
-                _TEXT_DELTA_SNAPSHOT(event, prefix)
-                if text.json is not None:
-                    _TEXT_DELTA_PARSED(event, text.json.reader(prefix))
+                _attach_text(event, text, _TEXT_DELTA_SETTERS)
         else:
             self._apply(event, obj)
         if in_order:
@@ -585,11 +601,7 @@ class ResponsesStream(InlineFeed):
             if text is not None:
                 setters = _LAZY_SETTERS.get(type(event))  # pyright: ignore[reportUnknownArgumentType]
                 if setters is not None:
-                    n = text.length
-                    prefix = _prefix_fn(text, n)
-                    setters[0](event, prefix)
-                    if text.json is not None:
-                        setters[1](event, text.json.reader(prefix))
+                    _attach_text(event, text, setters)
             elif etype in _FINAL_PARSE:
                 self._attach_final_parse(event, obj)
             return
