@@ -257,3 +257,186 @@ def test_a_mistake_in_the_decoding_is_caught(monkeypatch: pytest.MonkeyPatch) ->
     kept = _snapshots(sr.ChatCompletionsStream(json_loads=json.loads), body, set())
     with pytest.raises(AssertionError):
         _same(kept[-1], general[-1])
+
+
+# -- the API's one entry, matched and not decoded (ONE_ENTRY) -----------------------------------
+
+_TOKEN = st.text(
+    st.characters(codec="utf-8") | st.sampled_from('"\\/\b\f\n\r\t\x00\x1f\u2028é'), max_size=6
+)
+_LOGPROB = st.one_of(
+    st.floats(-1e30, 0, allow_nan=False),
+    st.integers(-(10**18), 0),
+    st.sampled_from([-0.0, -1e-300, -9.5e-05, 0]),
+)
+_BYTES_OF = st.one_of(st.none(), st.lists(st.integers(0, 255), max_size=5))
+
+
+def _api_entry(token: str, logprob: float, raw: Any, tops: list[Any]) -> dict[str, Any]:
+    top = [{"token": t, "logprob": p, "bytes": b} for t, p, b in tops]
+    return {"token": token, "logprob": logprob, "bytes": raw, "top_logprobs": top}
+
+
+_API_ENTRY = st.builds(
+    _api_entry,
+    _TOKEN,
+    _LOGPROB,
+    _BYTES_OF,
+    st.lists(st.tuples(_TOKEN, _LOGPROB, _BYTES_OF), max_size=4),
+)
+# Near misses of the API's form, each a small edit of its text (some still valid JSON).
+_NEAR_MISSES = [
+    ("[1", "[01"),
+    (",1", ",-1"),
+    ('"logprob":-', '"logprob":--'),
+    ('"logprob":-', '"logprob":-.'),
+    ('"logprob":-', '"logprob":NaN,"x":-'),
+    ('"logprob":-', '"logprob":-Infinity,"x":-'),
+    ('"logprob":', '"logprob":1234567890123456789012345,"x":'),
+    ('"logprob":', '"logprob": '),
+    ('"token":"', '"token":"\\x'),
+    ('"token":"', '"token":"\\u12'),
+    ('"token":"', '"token":"\\ud800'),
+    ('"token":"', '"token":"\x01'),
+    ('"token":"', '"token":"\\"'),
+    ('"bytes":[', '"bytes":[1,'),
+    ('"bytes":[', '"bytes":[,'),
+    ('"bytes":[', '"bytes":[1000,'),
+    ('"bytes":[', '"bytes":[[1],'),
+    ('"bytes":null', '"bytes":nul'),
+    ('"top_logprobs":[', '"top_logprobs":[{},'),
+    ('"top_logprobs":[', '"top_logprobs":[[],'),
+    ('"top_logprobs":[]', '"top_logprobs":[],'),
+    ('"top_logprobs":[]', '"top_logprobs":[]}],[{"token":"x"'),
+    ('"token":', '"token":"a","token":'),
+    ('"token":', '"logprob":0,"token":'),
+    ('[{"token"', '[{"token":"x"},{"token"'),
+    ("}]", "},]"),
+    ("}]", "} ]"),
+]
+
+
+def _entry_text(entry: dict[str, Any], edit: int | None) -> str:
+    text = json.dumps([entry], separators=_SEP, ensure_ascii=False)
+    if edit is not None:
+        old, new = _NEAR_MISSES[edit % len(_NEAR_MISSES)]
+        text = text.replace(old, new, 1)
+    return text
+
+
+@settings(max_examples=150, deadline=None)
+@given(entry=_API_ENTRY, edit=st.none() | st.integers(0, len(_NEAR_MISSES) - 1))
+def test_one_entry_matches_only_what_the_scanner_reads_whole(
+    entry: dict[str, Any], edit: int | None
+) -> None:
+    # A text ONE_ENTRY matches is one JSON value the scanner reads without error, to its end: an
+    # array of one object, ENTRY_DEPTH deep.
+    from sansio_responses._chat.entries import ENTRY_DEPTH, ONE_ENTRY
+
+    text = _entry_text(entry, edit)
+    m = ONE_ENTRY.match(text + ',"refusal":null}')
+    if edit is None:
+        assert m is not None  # the API's form is never scanned
+    if m is None:
+        return
+    value, end = json.JSONDecoder().scan_once(text + ',"refusal":null}', 0)
+    assert end == m.end()  # (a valid value may end before the edited text does)
+    assert type(value) is list and len(value) == 1 and type(value[0]) is dict
+
+    def depth(v: Any) -> int:
+        inner = v.values() if type(v) is dict else v if type(v) is list else ()
+        return 1 + max(map(depth, inner), default=0) if type(v) in (dict, list) else 0
+
+    assert depth(value) <= ENTRY_DEPTH
+
+
+def _api_chunk(i: int, entry_text: str) -> str:
+    return _chunk(i, [], {"separators": _SEP}).replace(
+        '"logprobs":{"content":[]', '"logprobs":{"content":' + entry_text, 1
+    )
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    entries=st.lists(
+        st.tuples(_API_ENTRY, st.none() | st.integers(0, len(_NEAR_MISSES) - 1)),
+        min_size=2,
+        max_size=6,
+    ),
+    at=st.sets(st.integers(0, 8), max_size=3),
+    strict=st.booleans(),
+    depth=st.sampled_from([None, 6, 8, 9, 10, 256]),
+)
+def test_entries_in_the_apis_form_and_near_misses_equal_the_general_path(
+    entries: list[tuple[dict[str, Any], int | None]], at: set[int], strict: bool, depth: int | None
+) -> None:
+    body = _stream([_api_chunk(i, _entry_text(e, edit)) for i, (e, edit) in enumerate(entries)])
+    _compare(body, at, json_loads=json.loads, strict=strict, max_nesting_depth=depth)
+
+
+def _compare(body: list[bytes], at: set[int], **options: Any) -> None:
+    """Snapshots (taken after the events in *at*, read at the end) and events, both paths."""
+    general = _snapshots(_GenericChat(**options), body, at)
+    for events in (True, False):
+        kept = _snapshots(sr.ChatCompletionsStream(events=events, **options), body, at)
+        for a, b in zip(kept, general, strict=True):
+            _same(a, b)
+    # The events too (built on first read for the chunks whose entry was only matched).
+    stream, generic = sr.ChatCompletionsStream(**options), _GenericChat(**options)
+    for event in body:
+        try:
+            mine = stream.feed(event)
+        except sr.ProtocolError as exc:
+            with pytest.raises(type(exc)) as theirs:
+                generic.feed(event)
+            assert (str(exc), exc.offset) == (str(theirs.value), theirs.value.offset)
+            break
+        reference = generic.feed(event)
+        assert [repr(e) for e in mine] == [repr(e) for e in reference]
+        assert [e.to_dict() for e in mine] == [e.to_dict() for e in reference]
+
+
+@pytest.mark.parametrize("depth", [7, 8, 9, 10])
+def test_an_entry_nesting_past_the_limit_goes_the_general_way(depth: int) -> None:
+    # The first entry (which teaches the template) nests 7 levels in the chunk, the later ones
+    # 9 (a top_logprobs entry with its bytes): under a limit of 8 those are a located error.
+    shallow = _api_entry("a", -1.0, None, [])
+    deep = _api_entry("b", -1.0, [98], [("c", -2.0, [99])])
+    texts = [_entry_text(e, None) for e in (shallow, deep, shallow, deep)]
+    _compare(
+        _stream([_api_chunk(i, t) for i, t in enumerate(texts)]),
+        {2},
+        json_loads=json.loads,
+        max_nesting_depth=depth,
+    )
+
+
+def test_the_apis_entries_are_matched_not_decoded() -> None:
+    entry = _api_entry("tok", -0.25, [116], [("a", -1.0, [97]), ("b", -2.5e-05, None)])
+    body = _stream([_api_chunk(i, _entry_text(entry, None)) for i in range(20)])
+    stream = sr.ChatCompletionsStream(json_loads=json.loads)
+    events = [e for chunk in body for e in stream.feed(chunk)]
+    assert _kept(stream) == 19  # the first content chunk teaches the template
+    # Not decoded: every templated chunk still holds its entry's text.
+    assert all('\'[{"token":"tok"' in repr(getattr(e, "_pending", "")) for e in events[2:-1])
+    assert events[5].choices[0].logprobs.content == [entry]  # type: ignore[union-attr]
+
+
+def test_a_looser_pattern_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The comparison must notice a pattern that lets through what is not JSON: here integers
+    # with leading zeros.
+    import re
+
+    from sansio_responses._chat import fast
+
+    monkeypatch.setattr(
+        fast,
+        "ONE_ENTRY",
+        re.compile(fast.ONE_ENTRY.pattern.replace(r"(?:[1-9][0-9]{0,2}|0)", "[0-9]{1,3}")),
+    )
+    entry = _api_entry("tok", -0.25, [116], [])
+    chunks = [_api_chunk(i, _entry_text(entry, None)) for i in range(4)]
+    _compare(_stream(chunks), set(), json_loads=json.loads)  # right without the edit
+    chunks[3] = chunks[3].replace("[116]", "[016]")
+    with pytest.raises(AssertionError):
+        _compare(_stream(chunks), set(), json_loads=json.loads)

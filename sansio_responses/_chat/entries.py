@@ -7,10 +7,11 @@ a stream of 5,000 chunks that walk costs more than decoding them (bench/chat_pee
 text (one string a chunk, which the collector never walks: a ``str`` holds no references) they
 cost nothing until someone reads them, and they take a quarter of the memory.
 
-The logprobs template (:meth:`ChatFastPaths._logprobs_templated`) has already read each chunk's
-entries with the standard library's scanner, checked them (an array of objects, within
-``max_nesting_depth``) and built the chunk's event from that value; here it keeps the same
-array's text. Decoding the texts again with the same scanner gives equal values: a JSON text
+The logprobs template (:meth:`ChatFastPaths._logprobs_templated`) has already checked each
+chunk's entries (an array of objects, within ``max_nesting_depth``): it matched them with
+:data:`ONE_ENTRY` (the API's one entry a chunk, below), or read them with the standard library's
+scanner; here it keeps the array's text, and the chunk's event decodes it when first read.
+Decoding the texts with the same scanner gives the values it gives in the event: a JSON text
 decodes the same wherever it stands (RFC 8259 section 2), and the arrays' elements joined with
 commas into one array are the same elements in the same order.
 
@@ -23,12 +24,44 @@ path's, which keeps every entry decoded.
 
 from __future__ import annotations
 
+import re
 from functools import partial
 from typing import Any
 
 from .shape import ScanValue
 
-__all__ = ["Entries", "pending_logprobs"]
+__all__ = ["ENTRY_DEPTH", "ONE_ENTRY", "Entries", "pending_logprobs"]
+
+
+# -- the common entry, checked without decoding it ------------------------------------------------
+#
+# The OpenAI API sends one token entry a chunk, always in the same form: the keys token, logprob,
+# bytes and top_logprobs, in that order, written without spaces; each top_logprobs entry has the
+# first three. ONE_ENTRY matches exactly such an array of one entry, and nothing else: each part
+# below is a subset of the JSON grammar (RFC 8259 sections 6, 7) that the standard library's
+# scanner decodes without error, so a matched text is one complete JSON value (its end is where
+# the scanner would stop), an array of one object, and it nests exactly ENTRY_DEPTH levels. The
+# logprobs template (ChatFastPaths._logprobs_templated) then keeps its text and decodes it only
+# when it is read. Anything else (spaces, another key order, NaN, more entries) is scanned as
+# before.
+#
+# - a string: no quote, backslash or control character but in escapes (section 7), possessive
+#   so that a non-match costs no backtracking;
+# - a number: section 6's grammar; the integer part at most 19 digits, so that the decoder never
+#   meets Python's limit on integer digits (sys.set_int_max_str_digits, at least 640);
+# - bytes: null or an array of integers of at most 3 digits without a leading zero.
+_STRING = r'"[^"\\\x00-\x1f]*+(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*+)*+"'
+_NUMBER = r"-?(?:0|[1-9][0-9]{0,18})(?:\.[0-9]++)?(?:[eE][-+]?[0-9]++)?"
+_BYTE = r"(?:[1-9][0-9]{0,2}|0)"
+_BYTES = r"(?:\[" + _BYTE + r"(?:," + _BYTE + r")*+\]|\[\]|null)"
+_HEAD = r'\{"token":' + _STRING + r',"logprob":' + _NUMBER + r',"bytes":' + _BYTES
+_TOP = _HEAD + r"\}"
+ONE_ENTRY: re.Pattern[str] = re.compile(
+    r"\[" + _HEAD + r',"top_logprobs":\[(?:' + _TOP + r"(?:," + _TOP + r")*+)?\]\}\]"
+)
+#: How deep a text ONE_ENTRY matches nests: the array, the entry, top_logprobs, one of its
+#: entries, its bytes.
+ENTRY_DEPTH = 5
 
 
 class Entries:

@@ -23,7 +23,10 @@ general way, with nothing changed. Two of them, each standing for a part of the 
   the same dict but for those strings, and the state it was checked against cannot have changed.
   With ``logprobs=True`` and the standard library's decoder, the token entries of
   ``logprobs.content`` vary too: the logprobs template (:meth:`ChatFastPaths._logprobs_templated`,
-  learnt by :meth:`ChatFastPaths._learn_logprobs`) reads them with the decoder's own scanner.
+  learnt by :meth:`ChatFastPaths._learn_logprobs`) reads them with the decoder's own scanner, or
+  (the API's one entry a chunk) only matches them (:data:`._chat.entries.ONE_ENTRY`), and keeps
+  their text for the snapshot (:mod:`._chat.entries`); the chunk's event decodes them, and builds
+  its choice, when first read.
 
 tests/test_hot_paths.py (the common shape, and every near miss of it), tests/test_shape.py (the
 templates, the logprobs one included, with edited chunks) and tests/test_chat_fuzz.py (arbitrary
@@ -44,7 +47,7 @@ from typing import Any
 from .._base import BIG_EVENT_DATA
 from .._responses.accumulate import Text
 from .accumulate import CHAIN, CONTENT, IGNORED_TOP, ChatAccumulator, ChoiceAcc, Mark, link
-from .entries import Entries
+from .entries import ENTRY_DEPTH, ONE_ENTRY, Entries
 from .models import (
     CHUNK_OBJECT,
     ChatCompletionChunk,
@@ -59,7 +62,18 @@ from .models import (
     new_object,
     tool_call_delta,
 )
-from .shape import STRING, VALUE, SlotTemplate, Template, learn, learn_slots, match, match_slots
+from .shape import (
+    SKIMMED,
+    STRING,
+    VALUE,
+    ScanValue,
+    SlotTemplate,
+    Template,
+    learn,
+    learn_slots,
+    match,
+    match_slots,
+)
 
 __all__ = ["ChatFastPaths"]
 
@@ -150,12 +164,15 @@ def _logprobs_parts(
     index: int,
     role: str | None,
     content: str,
-    entries: list[Any],
+    entries: list[Any] | str,
     obf: str | None,
+    scan: ScanValue,
 ) -> dict[str, Any]:
     """The fields a chunk read by the logprobs template builds on first read (``choices`` and
-    its wire dict; see ``models._Pending``): what ChatFastPaths._chunk gives it."""
-    d = _logprobs_chunk(dicts, content, entries, obf)
+    its wire dict; see ``models._Pending``): what ChatFastPaths._chunk gives it. *entries*: the
+    token entries, or their text (not decoded yet, see _chat/entries.py), read by *scan*."""
+    items: list[Any] = scan(entries, 0)[0] if isinstance(entries, str) else entries
+    d = _logprobs_chunk(dicts, content, items, obf)
     c = d["choices"][0]
     choice = _choice(c, c["delta"], index, role, content, None, None, c["logprobs"])
     return {"choices": [choice], "_raw": d}
@@ -551,30 +568,39 @@ class ChatFastPaths(ChatAccumulator):
         path's checks, as :meth:`_templated`'s do, with one more varying part: the token
         entries of ``logprobs.content``, read by the standard library's scanner. They must be
         objects (``ChoiceLogprobs``'s rule); the nesting depth is bounded as the general path
-        bounds it (an event that might nest too deep goes the general way).
+        bounds it (an event that might nest too deep goes the general way). The one entry of the
+        API's common form (:data:`ONE_ENTRY`) is only matched, not decoded (see _chat/entries.py).
         """
         spans: list[int] = []
         for tpl in self._lp_tpls:
-            found = match_slots(tpl, text, spans)
+            found = match_slots(tpl, text, spans, ONE_ENTRY)
             if found is not None:
                 break
             spans.clear()
         else:
             return False
         entries = found[1]
-        if entries.__class__ is not list:
-            return False
-        for item in entries:
-            if item.__class__ is not dict:
+        fields = tpl.fields
+        index, role, cid, kind, created, model, fingerprint, tier, dicts, opened = fields
+        if entries is SKIMMED:
+            # One entry, an object, nesting ENTRY_DEPTH levels inside the template's brackets.
+            limit = self.max_nesting_depth
+            if limit is not None and opened + ENTRY_DEPTH > limit:
+                return False  # (the general path measures it, and refuses it if too deep)
+            count = 1
+        else:
+            if entries.__class__ is not list:
                 return False
-        if len(text) > self._deep_len and (
-            text.count("{") + text.count("[") > self.max_nesting_depth  # type: ignore[operator]
-        ):
-            return False  # (the general path measures it, and refuses it if it is too deep)
+            for item in entries:
+                if item.__class__ is not dict:
+                    return False
+            if len(text) > self._deep_len and (
+                text.count("{") + text.count("[") > self.max_nesting_depth  # type: ignore[operator]
+            ):
+                return False  # (as above)
+            count = len(entries)
         content = found[0]
         obf = found[2] if len(found) == 3 else None
-        fields = tpl.fields
-        index, role, cid, kind, created, model, fingerprint, tier, dicts = fields
         # What _extend does for such a chunk, shortened as in _templated: the chunk the
         # template was learnt from set the identity, opened the content and the logprobs, whose
         # token list stays a list (a chunk can only extend it).
@@ -588,14 +614,17 @@ class ChatFastPaths(ChatAccumulator):
         ch.cache = None
         acc: Text = ch.content  # type: ignore[assignment]  # (see above)
         acc.append(content)
-        if entries:
+        if count:
             # Kept as their text, decoded when first read (see _chat/entries.py): the entries
             # just read serve this chunk's event alone.
             kept = ch.entries
             if kept is None:
                 kept = ch.entries = Entries(ch.logprobs["content"], tpl.scan)  # type: ignore[index]
-            kept.raw.append(text[spans[0] : spans[1]])
-            kept.pending += len(entries)
+            raw = text[spans[0] : spans[1]]
+            kept.raw.append(raw)
+            kept.pending += count
+            if entries is SKIMMED:
+                entries = raw
         if not self.events:
             return True
         mark = self._mark
@@ -606,7 +635,7 @@ class ChatFastPaths(ChatAccumulator):
             mark = self._mark = link(mark, changes)
         # The event's choice and wire dict are built when first read (most callers read few
         # chunks' entries, if any).
-        pending = partial(_logprobs_parts, dicts, index, role, content, entries, obf)
+        pending = partial(_logprobs_parts, dicts, index, role, content, entries, obf, tpl.scan)
         chunk = self._chunk(
             None, None, None, index, role, content, None, None, cid, kind, created, model,  # type: ignore[arg-type]
             fingerprint, tier, None, mark, pending,
@@ -668,6 +697,9 @@ class ChatFastPaths(ChatAccumulator):
                 d.get("system_fingerprint"),
                 d.get("service_tier"),
                 dicts,
+                # The brackets the template opens (at most): how deep the text nests around
+                # its entries (its strings nest nothing).
+                sum(part.count("{") + part.count("[") for part in tpl.parts),
             )
             # One template per choice (n > 1): the newest first, the oldest dropped.
             kept = [x for x in self._lp_tpls if x.fields[0] != c["index"]]

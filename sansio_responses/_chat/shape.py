@@ -33,6 +33,7 @@ from typing import Any
 from .._base import JSONLoads
 
 __all__ = [
+    "SKIMMED",
     "STRING",
     "VALUE",
     "ScanValue",
@@ -239,13 +240,24 @@ class SlotTemplate:
         self.fields: Any = None
 
 
-def match_slots(t: SlotTemplate, data: str, spans: list[int] | None = None) -> list[Any] | None:
+#: What :func:`match_slots` gives for a value slot whose text its *skim* pattern matched.
+SKIMMED: Any = object()
+
+
+def match_slots(
+    t: SlotTemplate,
+    data: str,
+    spans: list[int] | None = None,
+    skim: re.Pattern[str] | None = None,
+) -> list[Any] | None:
     """The values of *data*'s slots (in the order of :func:`learn_slots`' *slots*), if it fits
     *t*.
 
     A value slot nested deeper than the interpreter allows gives None (the caller's general
     path then reports it as any too-deep event). *spans*, if given, receives where each value
-    slot's text starts and ends in *data* (two indices per value slot, in text order).
+    slot's text starts and ends in *data* (two indices per value slot, in text order). A value
+    slot whose text *skim* matches is not decoded: its value is :data:`SKIMMED` (the pattern
+    must match only whole JSON values, which then end where the scanner would stop).
     """
     parts = t.parts
     pos = len(parts[0])
@@ -261,7 +273,11 @@ def match_slots(t: SlotTemplate, data: str, spans: list[int] | None = None) -> l
                 value, pos = scan(data, pos)
             else:
                 spans.append(pos)
-                value, pos = scan(data, pos)
+                m = None if skim is None else skim.match(data, pos)
+                if m is None:
+                    value, pos = scan(data, pos)
+                else:
+                    value, pos = SKIMMED, m.end()
                 spans.append(pos)
             if not data.startswith(fixed, pos):
                 return None
