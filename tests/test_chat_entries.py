@@ -103,7 +103,8 @@ def _snapshots(stream: sr.ChatCompletionsStream, events: list[bytes], at: set[in
                 taken.append(stream.snapshot())
         stream.close()
     except sr.ProtocolError as exc:  # (an edited chunk may be invalid: the same error either way)
-        taken.append((type(exc), str(exc)))
+        taken.append((type(exc), str(exc), exc.offset))
+    taken.append((stream.outcome, stream.diagnostics, stream.diagnostic_counts))
     taken.append(stream.snapshot())
     return taken
 
@@ -157,6 +158,7 @@ def test_snapshots_read_at_any_time_equal_the_general_path(
             if read_early:  # read now, before later chunks add to the same entries
                 _same(kept[-1], general[len(kept) - 1])
     stream.close()
+    kept.append((stream.outcome, stream.diagnostics, stream.diagnostic_counts))
     kept.append(stream.snapshot())
     for a, b in zip(kept, general, strict=True):
         _same(a, b)
