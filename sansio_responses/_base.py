@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib
 import json
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from typing import Any, Generic, Literal, TypeAlias, TypeVar
 
@@ -287,12 +288,15 @@ Span: TypeAlias = tuple[bytes, Any, int]
 #: A piece of the data replaced by a held value: ``(start, stop, value, levels)``; *levels* is 0
 #: for a held string, the nesting of the value for a held span.
 Cut: TypeAlias = tuple[int, int, Any, int]
+#: What a stream keeps of each held string it compared, by id: ``(the string, its
+#: :func:`_profile`, the needle its UTF-8 form is searched with)`` (see :func:`_cuts`).
+Profiles: TypeAlias = dict[int, tuple[str, int, bytes]]
 
 
 def _cuts(
     data: str | bytes | bytearray,
     shared: list[str],
-    profiles: dict[int, tuple[str, int]] | None = None,
+    profiles: Profiles | None = None,
     spans: list[Span] = (),  # type: ignore[assignment]
 ) -> list[Cut]:
     """The pieces of *data* that are a held string's token or a held span, in order.
@@ -346,13 +350,17 @@ def _cuts(
     for value in shared:
         found = False
         profile = -1  # not known yet
+        known: Any = profiles.get(id(value)) if as_bytes and profiles is not None else None
         for encode in (_utf8_json, _ascii_json):
             if encode is _ascii_json and (found or _forms(value)[-1] is not _ascii_json):
                 break  # found in the API's form, or the other form is not this string's
-            try:
-                needle = quote + encode(value[:_HEAD], as_bytes)
-            except UnicodeEncodeError:
-                continue
+            if known is not None and encode is _utf8_json:
+                profile, needle = known[1], known[2]  # (known[0] is value: kept with it)
+            else:
+                try:
+                    needle = quote + encode(value[:_HEAD], as_bytes)
+                except UnicodeEncodeError:
+                    continue
             at = find(needle)
             while at >= 0:
                 before = at - 1
@@ -360,11 +368,15 @@ def _cuts(
                     before -= 1
                 if (at - 1 - before) % 2 == 0 and at not in cuts:
                     if encode is _utf8_json and as_bytes and profile < 0:
-                        profile = _profile_of(value, profiles)
+                        profile = _profile_of(value, needle, profiles)
                     end = _match(data, at + 1, value, encode, as_bytes, profile)
                     if end >= 0 and data[end : end + 1] == quote:
                         cuts[at] = (at, end + 1, value, 0)
                         found = True
+                        # No other match starts inside this string token (its quotes are
+                        # escaped); its closing quote could, but only falsely (see above).
+                        at = find(needle, end + 1)
+                        continue
                 at = find(needle, at + 1)
     ordered = sorted(cuts.values(), key=lambda cut: (cut[0], -cut[1]))
     kept: list[Cut] = []
@@ -377,15 +389,16 @@ def _cuts(
     return kept
 
 
-def _profile_of(value: str, profiles: dict[int, tuple[str, int]] | None) -> int:
-    """:func:`_profile` of *value*, kept in *profiles* (when given) for the next event."""
+def _profile_of(value: str, needle: bytes, profiles: Profiles | None) -> int:
+    """:func:`_profile` of *value*, kept in *profiles* (when given) for the next event, with the
+    *needle* it is searched with (bytes data)."""
     if profiles is None:
         return _profile(value)
     known = profiles.get(id(value))
     if known is not None and known[0] is value:
         return known[1]
     profile = _profile(value)
-    profiles[id(value)] = (value, profile)
+    profiles[id(value)] = (value, profile, needle)
     return profile
 
 
@@ -515,23 +528,39 @@ def _load_in_order(data: str | bytes | bytearray, cuts: list[Cut], max_depth: in
         return _ELSEWHERE
     values = [cut[2] for cut in cuts]
     values.reverse()
-    take = values.pop
-
-    def constant(name: str) -> Any:
-        if name != _NAN_TOKEN:
-            return _CONSTANTS[name]  # Infinity, -Infinity: json.loads' own values
-        return take()  # IndexError past the last one: refused below
-
-    decoder: Any = json.JSONDecoder(parse_constant=constant)
-    scan: Callable[[str, int], tuple[Any, int]] = decoder.scan_once
+    held = _held
+    held.values = values
     obj: Any
     try:
-        obj, end = scan(text, _whitespace(text, 0).end())
+        obj, end = _scan_in_order(text, _whitespace(text, 0).end())
         if _whitespace(text, end).end() != len(text):
             return None
     except (StopIteration, ValueError, RecursionError, IndexError):
         return None
+    finally:
+        held.values = []
     return None if values else obj
+
+
+class _Held(threading.local):
+    """The values :func:`_load_in_order` puts in, in reverse order, for this thread."""
+
+    values: list[Any]
+
+
+_held = _Held()
+
+
+def _constant(name: str) -> Any:
+    if name != _NAN_TOKEN:
+        return _CONSTANTS[name]  # Infinity, -Infinity: json.loads' own values
+    return _held.values.pop()  # IndexError past the last one: refused by _load_in_order
+
+
+# One scanner for every call (building a decoder cost more than the scan of a terminal
+# event's rest); the values come through _held, one list per thread.
+_in_order_decoder: Any = json.JSONDecoder(parse_constant=_constant)
+_scan_in_order: Callable[[str, int], tuple[Any, int]] = _in_order_decoder.scan_once
 
 
 def load_sharing(
@@ -539,7 +568,7 @@ def load_sharing(
     shared: list[str],
     loads: JSONLoads,
     max_depth: int | None = None,
-    profiles: dict[int, tuple[str, int]] | None = None,
+    profiles: Profiles | None = None,
     spans: list[Span] = (),  # type: ignore[assignment]
     found: list[Span] | None = None,
 ) -> Any | None:
@@ -743,7 +772,7 @@ class EventStreamBase(Generic[E]):
         self._depth_checked: object = None
         # The escape profile of each held string compared so far (see load_sharing): only the
         # strings still held are kept.
-        self._profiles: dict[int, tuple[str, int]] = {}
+        self._profiles: Profiles = {}
         # The large values of the last large event, which the next one may repeat (see
         # load_sharing); dropped once the stream ends (see _drop_spans).
         self._spans: list[Span] = []

@@ -119,3 +119,56 @@ def test_a_decoded_string_holding_an_escaped_nul_refuses_the_placeholder_path() 
 def test_blocks_cut_by_find_are_split_s(data: bytes) -> None:
     assert _split_blocks(data) == data.split(b"\n\n")
     assert _split_blocks(data + b"y" * 10) == (data + b"y" * 10).split(b"\n\n")
+
+
+def _identical(tree: Any, value: str) -> int:
+    """How many values (not keys) of the JSON tree are *value* itself."""
+    count, stack = 0, [tree]
+    while stack:
+        node = stack.pop()
+        children: list[Any] = list(node.values()) if type(node) is dict else node
+        for child in children:
+            if type(child) in (dict, list):
+                stack.append(child)
+            elif child is value:
+                count += 1
+    return count
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=strings, pad=st.integers(0, 70), repeats=st.integers(1, 3), ascii_too=st.booleans())
+def test_a_kept_needle_and_profile_find_what_a_fresh_search_finds(
+    value: str, pad: int, repeats: int, ascii_too: bool
+) -> None:
+    # The stream keeps each held string's needle and profile (_profile_of) for the next event;
+    # after a match the search goes on past its closing quote. Every occurrence as a value is
+    # still found: side by side in a list, and in the other JSON form.
+    held = "p" * pad + value
+    try:
+        held.encode()
+    except UnicodeEncodeError:  # a lone surrogate: never in UTF-8 data
+        return
+    doc: dict[str, Any] = {"type": "t", "v": held, "n": [held] * repeats + ["x"]}
+    data = json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode()
+    if ascii_too:  # the \u-escaped form, searched only for a string not found in the API's
+        data = data[:-1] + b', "a": ' + json.dumps(held).encode() + b"}"
+    expected = json.loads(data)
+    profiles: _base.Profiles = {}
+    copy = "".join(["", held])  # equal to the held string, another object when long
+    fresh = load_sharing(data, [copy], stdlib_loads, None, None)
+    first = load_sharing(data, [copy], stdlib_loads, None, profiles)
+    again = load_sharing(data, [copy], stdlib_loads, None, profiles)  # the kept needle
+    for result in (fresh, first, again):
+        if result is not None:
+            assert result == expected
+    if fresh is None:
+        assert first is None and again is None
+        return
+    assert first is not None and again is not None
+    shared = _identical(fresh, copy)
+    assert shared >= 1 + repeats  # every occurrence in the API's form
+    assert _identical(first, copy) == _identical(again, copy) == shared
+    assert list(profiles) == [id(copy)]
+    kept, profile, needle = profiles[id(copy)]
+    assert kept is copy and profile == _base._profile(copy)  # pyright: ignore[reportPrivateUsage]
+    assert needle == b'"' + _base._utf8_json(copy[:64], True)  # pyright: ignore[reportPrivateUsage]
