@@ -22,6 +22,7 @@ from typing import Any, Generic, Literal, TypeAlias, TypeVar
 
 from ._diagnostics import Diagnostic
 from ._errors import LocalProtocolError, ProtocolError, RemoteProtocolError, excerpt
+from ._spans import data_span, raw_strings
 from ._sse import DEFAULT_MAX_EVENT_SIZE, ServerSentEvent, SSEDecoder
 
 __all__ = [
@@ -596,6 +597,8 @@ def load_sharing(
     walk the tree a second time; a returned tree nests *max_depth* levels at most.
     """
     cuts = _cuts(data, shared, profiles, spans)
+    if not cuts and not isinstance(data, str):
+        cuts = raw_strings(data, _string_tokens(data), SHARE_MIN)  # see there (issue 21)
     if not cuts:
         return None
     if found is None and loads is stdlib_loads:
@@ -626,6 +629,7 @@ def load_sharing(
         return None
     rest.append(chunk if isinstance(chunk, str) else chunk.decode("utf-8", "replace"))
     del chunk
+    piece = ""  # the loop's last one can be most of the data, as a str: not held on (issue 21)
     text = "".join(rest)
     del rest
     where: dict[str, tuple[int, int]] = {}
@@ -679,7 +683,9 @@ def load_sharing(
                     begin <= mark < end and cut[3] for mark, cut in zip(marks, cuts, strict=True)
                 )
             ):
-                raw = _span_bytes(text, begin, end, marks, cuts, data)
+                raw = data_span(text, begin, end, marks, cuts, data)
+                if raw is None:
+                    raw = _span_bytes(text, begin, end, marks, cuts, data)
                 found.append((raw, value, levels[key]))  # pyright: ignore[reportUnknownArgumentType]
     return top
 
