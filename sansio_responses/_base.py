@@ -22,7 +22,7 @@ from typing import Any, Generic, Literal, TypeAlias, TypeVar
 
 from ._diagnostics import Diagnostic
 from ._errors import LocalProtocolError, ProtocolError, RemoteProtocolError, excerpt
-from ._spans import data_span, raw_strings
+from ._spans import data_range, raw_strings, sliced
 from ._sse import DEFAULT_MAX_EVENT_SIZE, ServerSentEvent, SSEDecoder
 
 __all__ = [
@@ -673,6 +673,7 @@ def load_sharing(
     if placed != len(cuts):
         return None
     if found is not None:
+        kept: list[tuple[bytes | tuple[int, int], Any, int]] = []
         for key, (begin, end) in where.items():
             value = top[key]
             # Large apart from the held strings in it (those are shared anyway), or holding a
@@ -683,10 +684,12 @@ def load_sharing(
                     begin <= mark < end and cut[3] for mark, cut in zip(marks, cuts, strict=True)
                 )
             ):
-                raw = data_span(text, begin, end, marks, cuts, data)
-                if raw is None:
-                    raw = _span_bytes(text, begin, end, marks, cuts, data)
-                found.append((raw, value, levels[key]))  # pyright: ignore[reportUnknownArgumentType]
+                at = data_range(text, begin, end, marks, cuts, len(data))
+                raw = _span_bytes(text, begin, end, marks, cuts, data) if at is None else at
+                kept.append((raw, value, levels[key]))  # pyright: ignore[reportUnknownArgumentType]
+        del text  # not held while the spans are copied out of the data (issue 21)
+        for raw, value, level in kept:
+            found.append((raw if type(raw) is bytes else sliced(data, *raw), value, level))
     return top
 
 

@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from itertools import islice
 from typing import Any
 
-__all__ = ["data_span", "raw_strings"]
+__all__ = ["data_range", "raw_strings", "sliced"]
 
 # Characters encoded (or bytes checked) at a time: no copy of a whole long value.
 _PIECE = 64 * 1024
@@ -67,15 +67,18 @@ def _offset(text: str, at: int, marks: list[int], cuts: list[Any], size: int) ->
     return -1 if counted < 0 else (cuts[k][0] if k < len(cuts) else size) - counted
 
 
-def data_span(
-    text: str, begin: int, end: int, marks: list[int], cuts: list[Any], data: Any
-) -> bytes | None:
-    """The data's own bytes of ``text[begin:end]``, a value of the rest (see the module), copied
-    once; ``None`` when an end cannot be mapped (a U+FFFD on the way to it)."""
-    start = _offset(text, begin, marks, cuts, len(data))
-    stop = _offset(text, end, marks, cuts, len(data))
-    if start < 0 or stop < start:
-        return None
+def data_range(
+    text: str, begin: int, end: int, marks: list[int], cuts: list[Any], size: int
+) -> tuple[int, int] | None:
+    """Where ``text[begin:end]``, a value of the rest (see the module), lies in the data of
+    *size* bytes; ``None`` when an end cannot be mapped (a U+FFFD on the way to it)."""
+    start = _offset(text, begin, marks, cuts, size)
+    stop = _offset(text, end, marks, cuts, size)
+    return None if start < 0 or stop < start else (start, stop)
+
+
+def sliced(data: Any, start: int, stop: int) -> bytes:
+    """``bytes(data[start:stop])`` of bytes or a bytearray *data*, copied once."""
     with memoryview(data) as view:
         return view[start:stop].tobytes()
 

@@ -26,7 +26,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import sansio_responses as sr
-from sansio_responses import _base
+import sansio_responses._base as base_module
 from sansio_responses._base import SHARE_MIN, load_sharing, stdlib_loads
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,6 +38,15 @@ from bench import generate as gen  # noqa: E402
 HELD = "held text, \u2019 " * (SHARE_MIN // 10 + 1)
 
 
+def _no_range(*args: Any) -> None:
+    """``data_range`` never mapping: every span takes the encoding path."""
+
+
+def _no_strings(*args: Any) -> list[Any]:
+    """``raw_strings`` finding nothing: the path before it."""
+    return []
+
+
 def _dumps(value: Any) -> bytes:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
 
@@ -46,7 +55,7 @@ def _spans(data: bytes, shared: list[str], encoded: bool) -> Any:
     """``load_sharing``'s result and spans found, by the slicing path or the encoding one."""
     with pytest.MonkeyPatch.context() as patched:
         if encoded:
-            patched.setattr(_base, "data_span", lambda *args: None)  # pyright: ignore[reportUnknownLambdaType]
+            patched.setattr(base_module, "data_range", _no_range)
         found: list[Any] = []
         result = load_sharing(data, shared, stdlib_loads, None, None, [], found)
         return result, found
@@ -165,8 +174,8 @@ def test_a_raw_string_is_decoded_from_the_bytes_once() -> None:
 def _run(data: bytes, new: bool, **options: Any) -> Any:
     with pytest.MonkeyPatch.context() as patched:
         if not new:
-            patched.setattr(_base, "data_span", lambda *args: None)  # pyright: ignore[reportUnknownLambdaType]
-            patched.setattr(_base, "raw_strings", lambda *args: [])  # pyright: ignore[reportUnknownLambdaType]
+            patched.setattr(base_module, "data_range", _no_range)
+            patched.setattr(base_module, "raw_strings", _no_strings)
         stream = sr.ResponsesStream(**options)
         events: list[Any] = []
         error: Any = None
