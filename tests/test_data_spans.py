@@ -24,8 +24,8 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_held_spans import _run as outcome  # pyright: ignore[reportPrivateUsage]
 
-import sansio_responses as sr
 import sansio_responses._base as base_module
 from sansio_responses._base import SHARE_MIN, load_sharing, stdlib_loads
 
@@ -172,28 +172,12 @@ def test_a_raw_string_is_decoded_from_the_bytes_once() -> None:
 
 
 def _run(data: bytes, new: bool, **options: Any) -> Any:
+    """What a stream gives (test_held_spans' ``_run``) with the two paths, or without them."""
     with pytest.MonkeyPatch.context() as patched:
         if not new:
             patched.setattr(base_module, "data_range", _no_range)
             patched.setattr(base_module, "raw_strings", _no_strings)
-        stream = sr.ResponsesStream(**options)
-        events: list[Any] = []
-        error: Any = None
-        try:
-            for i in range(0, len(data), 4096):
-                events += stream.feed(data[i : i + 4096])
-            events += stream.close()
-        except sr.ProtocolError as exc:
-            events += exc.events
-            error = (type(exc).__name__, str(exc), exc.offset, exc.sequence_number)
-        snapshot = stream.snapshot()
-        return (
-            [e.to_dict() for e in events],
-            None if snapshot is None else snapshot.to_dict(),
-            stream.outcome,
-            [(d.code, d.message) for d in stream.diagnostics],
-            error,
-        )
+        return outcome(data, True, patched, **options)
 
 
 @pytest.mark.parametrize("scenario", ["text_logprobs", "image", "reasoning"])
