@@ -74,6 +74,7 @@ def measure(stream: gen.GeneratedStream, chunk: int, **options: Any) -> tuple[in
     tracemalloc.start()
     try:
         s = sr.ResponsesStream(**options)
+        _event = None  # (events=False: no event ever binds it)
         for piece in pieces:
             for _event in s.feed(piece):
                 pass
