@@ -117,10 +117,17 @@ def orjson_loads(data: str) -> Any:
 DEFAULT_JSON_LOADS: JSONLoads = stdlib_loads if _orjson_loads is None else orjson_loads
 
 #: Event data longer than this (bytes or characters) is decoded by the standard library even when
-#: the default decoder is orjson: orjson's transient memory is about 13 times a long string's
-#: size (a 465 KB ``response.completed`` peaks at 6 MB), the standard library's about twice, and
-#: such events are few (the ``.done`` and terminal events that repeat a whole text or image).
-BIG_EVENT_DATA = 64 * 1024
+#: the default decoder is orjson: orjson's transient memory is about 14 times a long string's
+#: size (a 465 KB ``response.completed`` peaks at 6 MB; a 23 KB reasoning summary's ``.done``
+#: event at 330 KB, 3.4 times the largest event of its stream: issue 21), the standard library's
+#: about four times at most, and such events are few (the ``.done`` and terminal events that
+#: repeat a whole text or image).
+BIG_EVENT_DATA = 16 * 1024
+
+#: Data of more than this many bytes or characters are decoded sharing what the stream holds
+#: (:func:`load_sharing`); from :data:`BIG_EVENT_DATA` to here, plainly by the standard library
+#: (sharing would cost more time than the copy it saves).
+SHARE_OVER = 64 * 1024
 
 
 #: Strings of a large event at least this long (characters) are compared with the strings the
@@ -923,12 +930,17 @@ class EventStreamBase(Generic[E]):
         self._spans = []
 
     def _load_big(self, data: str | bytes | bytearray) -> Any:
-        """Decode the data of a large event (over ``BIG_EVENT_DATA``) with bounded memory.
+        """Decode the data of a large event (over ``BIG_EVENT_DATA``) with bounded memory (by
+        the standard library unless ``json_loads`` is a function of the caller's).
 
         A long string equal to one the stream holds comes out as that very object, and is never
         decoded (:func:`load_sharing`): a terminal event repeating the whole text then costs
         about its data, not also two more copies of the text.
         """
+        if len(data) <= SHARE_OVER:
+            return self._big_loads(
+                data if isinstance(data, str) else data.decode("utf-8", "replace")
+            )
         shared = self._shared_strings(len(data))
         if self._profiles:
             held = {id(value) for value in shared}

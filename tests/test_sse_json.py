@@ -8,6 +8,7 @@ and report invalid data with the same located error.
 from __future__ import annotations
 
 import json
+import sys
 import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
@@ -16,7 +17,21 @@ from typing import Any
 import pytest
 
 import sansio_responses as sr
-from sansio_responses._base import BIG_EVENT_DATA, DEFAULT_JSON_LOADS, orjson_loads, stdlib_loads
+import sansio_responses._base as base_module
+import sansio_responses._responses.inline as inline_module
+from sansio_responses._base import (
+    BIG_EVENT_DATA,
+    DEFAULT_JSON_LOADS,
+    SHARE_OVER,
+    orjson_loads,
+    stdlib_loads,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # ``pytest`` run without ``python -m`` does not put the root there
+    sys.path.insert(0, str(ROOT))
+
+from bench import generate as gen  # noqa: E402
 
 orjson = pytest.importorskip("orjson")
 
@@ -216,3 +231,52 @@ def test_done_marker_is_recognised_whatever_the_decoder(loads: Any) -> None:
     stream = sr.ResponsesStream(json_loads=loads)
     assert stream.feed(b"data: [DONE]\n\n") == []
     assert [d.code for d in stream.diagnostics] == ["done-marker"]
+
+
+def test_medium_event_data_is_decoded_with_bounded_memory() -> None:
+    # The same between BIG_EVENT_DATA and SHARE_OVER, decoded plainly (a reasoning summary's
+    # .done event of 23 KB peaked at 14 times its size with orjson, issue 21).
+    text = "\u2019" * (BIG_EVENT_DATA // 2)
+    assert BIG_EVENT_DATA < len(text.encode()) < SHARE_OVER
+    body = (
+        'data: {"type": "response.created", "sequence_number": 0, "response": {"id": "r"}}\n\n'
+        'data: {"type": "response.output_text.done", "sequence_number": 1, "item_id": "m",'
+        f' "output_index": 0, "content_index": 0, "text": "{text}"}}\n\n'
+    ).encode()
+    peaks = {}
+    for name, loads in (("default", None), ("json", json.loads)):
+        stream = sr.ResponsesStream(json_loads=loads)
+        tracemalloc.start()
+        events: list[Any] = stream.feed(body)
+        peaks[name] = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        assert events[1].text == text
+    assert peaks["default"] < 1.5 * peaks["json"]
+
+
+@pytest.mark.parametrize("loads", [None, json.loads], ids=["default", "json"])
+def test_medium_events_decode_as_before(loads: Any) -> None:
+    # Events from BIG_EVENT_DATA to SHARE_OVER bytes (a reasoning stream has eight), one of them
+    # with invalid UTF-8, give what the decoder of the small ones gives.
+    data = gen.generate("reasoning", 20_000).data
+    blocks = data.split(b"\n\n")
+    medium = [i for i, b in enumerate(blocks) if BIG_EVENT_DATA < len(b) < SHARE_OVER]
+    assert len(medium) == 8
+    blocks[medium[0]] = blocks[medium[0]].replace(b'"text":"', b'"text":"\xff\xc3', 1)
+    assert b"\xff\xc3" in blocks[medium[0]]
+    data = b"\n\n".join(blocks)
+
+    def run(big: int) -> Any:
+        with pytest.MonkeyPatch.context() as patched:
+            for module in (base_module, inline_module):
+                patched.setattr(module, "BIG_EVENT_DATA", big)
+            stream = sr.ResponsesStream(json_loads=loads)
+            events: list[Any] = []
+            for i in range(0, len(data), 4096):
+                events += stream.feed(data[i : i + 4096])
+            events += stream.close()
+            snapshot = stream.snapshot()
+            assert snapshot is not None
+            return [e.to_dict() for e in events], snapshot.to_dict(), stream.diagnostics
+
+    assert run(BIG_EVENT_DATA) == run(SHARE_OVER)
