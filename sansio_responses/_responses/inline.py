@@ -105,6 +105,19 @@ class InlineFeed(ResumableStream):
         if self._closed or self._error is not None or isinstance(data, str):
             return super().feed(data)  # which raises the error of each case
         out: list[Any] = []
+        try:
+            raw = self._decoder.feed_raw(data)
+            if raw:  # (a small chunk often completes none)
+                self._on_events(raw, out)
+            # The decoder defers a limit error past the events it completed (see the base).
+            self._decoder.raise_pending()
+        except ProtocolError as exc:
+            self._fail(exc, out)
+            raise
+        return out
+
+    def _on_events(self, raw: list[tuple[str, Any, int]], out: list[Any]) -> None:
+        """Apply the events the decoder completed: :meth:`feed`'s loop, called once per call."""
         # EventStreamBase.feed with the bulk of every stream handled inline: a delta that
         # continues the target of the previous one, in sequence, with nothing to note or refuse
         # (no diagnostic, no locating: the accumulator's caches of the target). Everything else
@@ -132,180 +145,178 @@ class InlineFeed(ResumableStream):
         nxt = tracker.floor + 1 if tracker.last == tracker.floor else None
         k_item, k_output, k_content = acc.text_key or _NO_KEY
         part, text = acc.text_cache
-        try:
-            for event_type, payload, offset in self._decoder.feed_raw(data):
-                if not event_type:
-                    self._on_comment()
-                    continue
-                obj: JSONValue
-                size = len(payload)
-                checked = False
-                if size > BIG_EVENT_DATA:
-                    obj = self._load_big_or_none(payload)
-                else:
-                    try:
-                        if scan is None:
-                            obj = loads(payload)
+        for event_type, payload, offset in raw:
+            if not event_type:
+                self._on_comment()
+                continue
+            obj: JSONValue
+            size = len(payload)
+            checked = False
+            if size > BIG_EVENT_DATA:
+                obj = self._load_big_or_none(payload)
+            else:
+                try:
+                    if scan is None:
+                        obj = loads(payload)
+                    else:
+                        obj, end = scan(payload, 0)
+                        if end != size:
+                            obj = loads(payload)  # its error
+                except (ValueError, RecursionError, StopIteration):
+                    obj = None
+                if type(obj) is dict and running:
+                    if size > deep:  # as _on_decoded does, first
+                        self._check_depth(obj, payload, offset)
+                        checked = True
+                    kind = obj.get(type_key)
+                    if kind == "response.output_text.delta":
+                        try:
+                            seq, item_id, output_index, content_index, delta, logprobs = (
+                                text_fields(obj)
+                            )
+                        except KeyError:  # a field left out: the general path
+                            pass
                         else:
-                            obj, end = scan(payload, 0)
-                            if end != size:
-                                obj = loads(payload)  # its error
-                    except (ValueError, RecursionError, StopIteration):
-                        obj = None
-                    if type(obj) is dict and running:
-                        if size > deep:  # as _on_decoded does, first
-                            self._check_depth(obj, payload, offset)
-                            checked = True
-                        kind = obj.get(type_key)
-                        if kind == "response.output_text.delta":
-                            try:
-                                seq, item_id, output_index, content_index, delta, logprobs = (
-                                    text_fields(obj)
-                                )
-                            except KeyError:  # a field left out: the general path
-                                pass
-                            else:
-                                # The cached locator holds wire types (str or None, int or
-                                # None): an equal one is the same part, once the indices are
-                                # checked to be ints (True == 1).
-                                if (
-                                    seq.__class__ is int
-                                    and seq == nxt
-                                    and item_id == k_item
-                                    and output_index == k_output
-                                    and content_index == k_content
-                                    and delta.__class__ is str
-                                    and (output_index is None or output_index.__class__ is int)
-                                    and (content_index is None or content_index.__class__ is int)
-                                    and (logprobs is None or logprobs.__class__ is list)
-                                    and (event_type == "message" or event_type == kind)
-                                ):
-                                    acc.version += 1
-                                    json = text.json
-                                    if text.small < _LAST_SMALL and (
-                                        json is None or json.source is not None
-                                    ):
-                                        # Text.append, inlined: no merge due, nothing to push.
-                                        text.pieces.append(delta)
-                                        text.length += len(delta)
-                                        text.small += 1
-                                    else:
-                                        text.append(delta)
-                                    if logprobs:
-                                        _extend_logprobs(part, logprobs)
-                                    tracker.floor = tracker.last = seq
-                                    nxt = seq + 1
-                                    if events:
-                                        # ResponseTextDeltaEvent._from_wire's object (its
-                                        # checks are made above), built the same way: on its
-                                        # mutable twin, then given its class.
-                                        event: Any = _new(_TEXT_DELTA_TWIN)
-                                        event.type = kind
-                                        event.sequence_number = seq
-                                        event._data = obj
-                                        event.item_id = item_id
-                                        event.output_index = output_index
-                                        event.content_index = content_index
-                                        event.delta = delta
-                                        event.logprobs = logprobs
-                                        # ResponsesStream's _attach_text, inlined: the
-                                        # builder and its length, or a prefix function
-                                        # (default arguments, not the loop's variables).
-                                        if json is None:
-                                            event._snapshot_fn = text
-                                            event._snapshot_at = text.length
-                                            event._parsed_fn = None
-                                        else:
-                                            event._snapshot_fn = prefix = (
-                                                lambda text=text, n=text.length: text.prefix(n)
-                                            )
-                                            event._snapshot_at = None
-                                            event._parsed_fn = json.reader(prefix)
-                                        event.__class__ = ResponseTextDeltaEvent
-                                        out.append(event)
-                                    continue
-                        elif kind.__class__ is str and kind in _FAST_EXTENDERS:
-                            get = obj.get
-                            seq = get("sequence_number")
-                            item_id = get("item_id")
-                            output_index = get("output_index")
-                            content_index = get("content_index")
-                            summary_index = get("summary_index")
-                            delta = get("delta")
-                            # As above, with the accumulator's cache of the other deltas
-                            # (Accumulator._extended, whose cache hit this is).
+                            # The cached locator holds wire types (str or None, int or
+                            # None): an equal one is the same part, once the indices are
+                            # checked to be ints (True == 1).
                             if (
                                 seq.__class__ is int
                                 and seq == nxt
-                                and (kind, item_id, output_index, content_index, summary_index)
-                                == acc.delta_key
+                                and item_id == k_item
+                                and output_index == k_output
+                                and content_index == k_content
                                 and delta.__class__ is str
                                 and (output_index is None or output_index.__class__ is int)
                                 and (content_index is None or content_index.__class__ is int)
-                                and (summary_index is None or summary_index.__class__ is int)
+                                and (logprobs is None or logprobs.__class__ is list)
                                 and (event_type == "message" or event_type == kind)
                             ):
-                                acc.text_key = None  # as Accumulator.apply does for any other
-                                k_item = _NOTHING
-                                target = acc.delta_text
-                                json = target.json
-                                if target.small < _LAST_SMALL and (
+                                acc.version += 1
+                                json = text.json
+                                if text.small < _LAST_SMALL and (
                                     json is None or json.source is not None
                                 ):
-                                    target.pieces.append(delta)  # Text.append, inlined
-                                    target.length += len(delta)
-                                    target.small += 1
+                                    # Text.append, inlined: no merge due, nothing to push.
+                                    text.pieces.append(delta)
+                                    text.length += len(delta)
+                                    text.small += 1
                                 else:
-                                    target.append(delta)
-                                acc.version += 1
+                                    text.append(delta)
+                                if logprobs:
+                                    _extend_logprobs(part, logprobs)
                                 tracker.floor = tracker.last = seq
                                 nxt = seq + 1
                                 if events:
-                                    # The class's _from_wire object, built as it builds it.
-                                    cls, twin, index = _FAST_EXTENDERS[kind]
-                                    event = _new(twin)
+                                    # ResponseTextDeltaEvent._from_wire's object (its
+                                    # checks are made above), built the same way: on its
+                                    # mutable twin, then given its class.
+                                    event: Any = _new(_TEXT_DELTA_TWIN)
                                     event.type = kind
                                     event.sequence_number = seq
                                     event._data = obj
                                     event.item_id = item_id
                                     event.output_index = output_index
-                                    if index == "content_index":
-                                        event.content_index = content_index
-                                    elif index == "summary_index":
-                                        event.summary_index = summary_index
+                                    event.content_index = content_index
                                     event.delta = delta
-                                    if json is None:  # as above
-                                        event._snapshot_fn = target
-                                        event._snapshot_at = target.length
+                                    event.logprobs = logprobs
+                                    # ResponsesStream's _attach_text, inlined: the
+                                    # builder and its length, or a prefix function
+                                    # (default arguments, not the loop's variables).
+                                    if json is None:
+                                        event._snapshot_fn = text
+                                        event._snapshot_at = text.length
                                         event._parsed_fn = None
                                     else:
                                         event._snapshot_fn = prefix = (
-                                            lambda text=target, n=target.length: text.prefix(n)
+                                            lambda text=text, n=text.length: text.prefix(n)
                                         )
                                         event._snapshot_at = None
                                         event._parsed_fn = json.reader(prefix)
-                                    event.__class__ = cls
+                                    event.__class__ = ResponseTextDeltaEvent
                                     out.append(event)
                                 continue
-                if checked:  # the general path, minus the depth check just made (a dict)
-                    self._on_object(cast("dict[str, Any]", obj), payload, event_type, offset, out)
-                else:
-                    self._on_decoded(obj, event_type, payload, offset, out)
-                tracker = self._seq
-                acc = self._acc
-                running = self.outcome is None and self._applied_any
-                nxt = tracker.floor + 1 if tracker.last == tracker.floor else None
-                k_item, k_output, k_content = acc.text_key or _NO_KEY
-                part, text = acc.text_cache
-                if text_fields is _TEXT_FIELDS and k_item is not _NOTHING and type(obj) is dict:
-                    # The first text delta applied: its keys are the decoder's (once per stream).
-                    text_fields, type_key = self._text_fields, self._type_key = _own_keys(obj)
-            # The decoder defers a limit error past the events it completed (see the base).
-            self._decoder.raise_pending()
-        except ProtocolError as exc:
-            self._fail(exc, out)
-            raise
-        return out
+                    elif kind.__class__ is str and kind in _FAST_EXTENDERS:
+                        get = obj.get
+                        seq = get("sequence_number")
+                        item_id = get("item_id")
+                        output_index = get("output_index")
+                        content_index = get("content_index")
+                        summary_index = get("summary_index")
+                        delta = get("delta")
+                        # As above, with the accumulator's cache of the other deltas
+                        # (Accumulator._extended, whose cache hit this is).
+                        if (
+                            seq.__class__ is int
+                            and seq == nxt
+                            and (kind, item_id, output_index, content_index, summary_index)
+                            == acc.delta_key
+                            and delta.__class__ is str
+                            and (output_index is None or output_index.__class__ is int)
+                            and (content_index is None or content_index.__class__ is int)
+                            and (summary_index is None or summary_index.__class__ is int)
+                            and (event_type == "message" or event_type == kind)
+                        ):
+                            acc.text_key = None  # as Accumulator.apply does for any other
+                            k_item = _NOTHING
+                            target = acc.delta_text
+                            json = target.json
+                            if target.small < _LAST_SMALL and (
+                                json is None or json.source is not None
+                            ):
+                                target.pieces.append(delta)  # Text.append, inlined
+                                target.length += len(delta)
+                                target.small += 1
+                            else:
+                                target.append(delta)
+                            acc.version += 1
+                            tracker.floor = tracker.last = seq
+                            nxt = seq + 1
+                            if events:
+                                # The class's _from_wire object, built as it builds it.
+                                cls, twin, index = _FAST_EXTENDERS[kind]
+                                event = _new(twin)
+                                event.type = kind
+                                event.sequence_number = seq
+                                event._data = obj
+                                event.item_id = item_id
+                                event.output_index = output_index
+                                if index == "content_index":
+                                    event.content_index = content_index
+                                elif index == "summary_index":
+                                    event.summary_index = summary_index
+                                event.delta = delta
+                                if json is None:  # as above
+                                    event._snapshot_fn = target
+                                    event._snapshot_at = target.length
+                                    event._parsed_fn = None
+                                else:
+                                    event._snapshot_fn = prefix = (
+                                        lambda text=target, n=target.length: text.prefix(n)
+                                    )
+                                    event._snapshot_at = None
+                                    event._parsed_fn = json.reader(prefix)
+                                event.__class__ = cls
+                                out.append(event)
+                            continue
+            if checked:  # the general path, minus the depth check just made (a dict)
+                self._on_object(cast("dict[str, Any]", obj), payload, event_type, offset, out)
+            else:
+                self._on_decoded(obj, event_type, payload, offset, out)
+            tracker = self._seq
+            acc = self._acc
+            running = self.outcome is None and self._applied_any
+            nxt = tracker.floor + 1 if tracker.last == tracker.floor else None
+            k_item, k_output, k_content = acc.text_key or _NO_KEY
+            part, text = acc.text_cache
+            if (
+                text_fields is _TEXT_FIELDS
+                and k_item is not _NOTHING
+                and type(obj) is dict
+                and obj.get("type") == "response.output_text.delta"
+            ):
+                # The first text delta applied: its keys are the decoder's (once per stream).
+                text_fields, type_key = self._text_fields, self._type_key = _own_keys(obj)
 
     def _load_big_or_none(self, data: str | bytes | bytearray) -> JSONValue:
         try:
