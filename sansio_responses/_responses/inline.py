@@ -5,10 +5,11 @@ function and MCP arguments, custom tool input, code, reasoning summary and text,
 sequence, with nothing to note or refuse. :meth:`InlineFeed._on_events`, called by
 :meth:`InlineFeed.feed` once per chunk that completes any event, applies those inline in its loop
 over the framed events: no call per event, the accumulator's caches of the target and the next
-sequence number held in locals (read again after each event of the general path), the typed
-event built on its mutable twin class from the values already checked. Everything else takes the general path, ``ResponsesStream._on_object`` (through
-:meth:`InlineFeed._on_decoded`), which gives the same events, state and diagnostics: the property
-tests in ``tests/test_fast_deltas.py`` hold the two equal.
+sequence number held in locals (read again after each event of the general path), the typed event
+built on its mutable twin class from the values already checked. Everything else takes the general
+path, ``ResponsesStream._on_object`` (through :meth:`InlineFeed._on_decoded`), which gives the same
+events, state and diagnostics: the property tests in ``tests/test_fast_deltas.py`` hold the two
+equal.
 
 :class:`InlineFeed` is a base class of :class:`ResponsesStream`, split out of it to keep each class
 small; the state it reads is set by ``ResponsesStream.__init__``.
