@@ -16,12 +16,14 @@ object").
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias, TypeVar
 
 import attrs
 
 from .._errors import LocalProtocolError, SchemaError
+from .._responses.events import _restore  # pyright: ignore[reportPrivateUsage]
 from .._responses.models import CompletionTokensDetails, PromptTokensDetails, copy_json, depth_safe
 
 __all__ = [
@@ -387,6 +389,26 @@ class ChatCompletionChunk(_Wire, _Pending):
     # A chunk read by the logprobs template builds these on first read (see _Pending).
     _PENDING = frozenset({"choices", "_raw"})
 
+    # The view is the stream's own state: a copy shares it (its helpers answer as the original's
+    # do), a pickle leaves it behind (the data only: the helpers then raise LocalProtocolError).
+    # Reading the state builds any pending field first (_Pending).
+    def __reduce_ex__(self, protocol: int) -> tuple[Any, ...]:  # type: ignore[override]
+        state: dict[str, Any] = self.__getstate__()  # type: ignore[attr-defined]
+        state["_view"] = None
+        return (_restore, (type(self), state))
+
+    def __copy__(self) -> ChatCompletionChunk:
+        new = object.__new__(type(self))
+        new.__setstate__(self.__getstate__())  # type: ignore[attr-defined]
+        return new
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> ChatCompletionChunk:
+        state: dict[str, Any] = self.__getstate__()  # type: ignore[attr-defined]
+        state["_view"] = None
+        new = object.__new__(type(self))
+        new.__setstate__({**copy.deepcopy(state, memo), "_view": self._view})  # type: ignore[attr-defined]
+        return new
+
     @classmethod
     def from_dict(
         cls,
@@ -480,7 +502,10 @@ class ChatCompletionChunk(_Wire, _Pending):
 
     def _ask(self, method: str, what: str, index: int, tool_index: int) -> Any:
         if self._view is None:
-            raise LocalProtocolError(f"{method}() needs a chunk produced by a stream")
+            raise LocalProtocolError(
+                f"{method}() needs a chunk produced by a stream (an unpickled chunk has only"
+                " its data)"
+            )
         return self._view(what, index, tool_index)
 
 

@@ -22,7 +22,7 @@ from typing import Any, Protocol
 from .parsing import parse_json_text
 from .partial import PartialJSON
 
-__all__ = ["LazyJSON", "Source", "final_parser"]
+__all__ = ["LazyJSON", "Source", "final_parser", "reparsed"]
 
 #: Queued deltas are merged every run of this many (as the text builders' pieces are).
 _MERGE_EVERY = 64
@@ -134,6 +134,40 @@ class LazyJSON:
         return parser.value
 
 
-def final_parser(text: Callable[[], str], parser: Callable[[Any], Any] | None) -> Callable[[], Any]:
-    """A function parsing the complete *text* (and converting it with *parser*) when called."""
-    return lambda: parse_json_text(text(), parser)
+class final_parser:
+    """A function parsing the complete *text* (and converting it with *parser*) when called.
+
+    An object rather than a closure so that an event holding it pickles and copies (with a
+    *parser* that pickles: a model class or a module-level function does).
+    """
+
+    __slots__ = ("parser", "text")
+
+    def __init__(self, text: str, parser: Callable[[Any], Any] | None) -> None:
+        self.text = text
+        self.parser = parser
+
+    def __call__(self) -> Any:
+        return parse_json_text(self.text, self.parser)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (final_parser, (self.text, self.parser))
+
+
+class reparsed:
+    """The partial JSON value of *prefix()*, parsed afresh on each call: what an event's lazy
+    ``parsed`` becomes when the event is pickled or copied (the stream's incremental reader stays
+    behind; its "older value" path above gives the same value)."""
+
+    __slots__ = ("prefix",)
+
+    def __init__(self, prefix: Callable[[], str]) -> None:
+        self.prefix = prefix
+
+    def __call__(self) -> Any:
+        parser = PartialJSON()
+        parser.feed(self.prefix())
+        return parser.value
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (reparsed, (self.prefix,))

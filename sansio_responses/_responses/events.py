@@ -27,11 +27,13 @@ The frequent small delta events have explicit constructors for speed (about 1 µ
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import FunctionType as _FunctionType
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeAlias, TypeVar
 
 import attrs
 
 from .._errors import SchemaError
+from .._json.structured import reparsed
 from .builders import Text
 from .models import (
     Annotation,
@@ -319,6 +321,53 @@ class _Event:
 _BASE = _setters(_Event, "type", "sequence_number", "_data")
 
 
+class _Prefix:
+    """The first *n* characters of a text builder, when called: a prefix function that pickles."""
+
+    __slots__ = ("n", "text")
+
+    def __init__(self, text: Text, n: int) -> None:
+        self.text = text
+        self.n = n
+
+    def __call__(self) -> str:
+        return self.text.prefix(self.n)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_Prefix, (self.text, self.n))
+
+
+def _restore(cls: type[Any], state: dict[str, Any]) -> Any:
+    """An event of *cls* with attrs' *state* (the unpickling half of :func:`_reduce_lazy`)."""
+    self = object.__new__(cls)
+    self.__setstate__(state)
+    return self
+
+
+def _reduce_lazy(self: Any, protocol: int) -> tuple[Any, ...]:
+    """``__reduce_ex__`` of the events with lazy ``snapshot`` / ``parsed`` helpers.
+
+    The stream attaches them as closures over its builders (cheapest per delta); pickling or
+    copying such an event replaces them with objects that pickle and give the same values: the
+    prefix function by :class:`_Prefix` over the same builder (shared by every event of the
+    part: pickling the whole list stays linear), the incremental reader by
+    :class:`~sansio_responses._json.structured.reparsed` of that prefix. The stream's live state
+    is not carried along, only the builders the values are read from.
+    """
+    state: dict[str, Any] = self.__getstate__()
+    fn = state.get("_snapshot_fn")
+    if type(fn) is _FunctionType:
+        # the (text, n) the stream bound as default arguments (stream.py, inline.py)
+        bound: Any = fn.__defaults__
+        text: Text = bound[0]
+        n: int = bound[1]
+        state["_snapshot_fn"] = fn = _Prefix(text, n)
+        parsed = state.get("_parsed_fn")
+        if type(parsed) is _FunctionType:
+            state["_parsed_fn"] = reparsed(fn)
+    return (_restore, (type(self), state))
+
+
 class _Snapshot:
     """Mixin: the ``snapshot`` property of the delta events (filled lazily by the stream).
 
@@ -330,6 +379,7 @@ class _Snapshot:
     __slots__ = ()
     _snapshot_fn: Callable[[], str] | Text | None
     _snapshot_at: int | None
+    __reduce_ex__ = _reduce_lazy  # type: ignore[assignment]
 
     @property
     def snapshot(self) -> str | None:
@@ -351,6 +401,7 @@ class _Parsed:
 
     __slots__ = ()
     _parsed_fn: Callable[[], Any] | None
+    __reduce_ex__ = _reduce_lazy  # type: ignore[assignment]
 
     @property
     def parsed(self) -> Any:

@@ -130,7 +130,12 @@ _TEXT_DELTA_BUILD = _BUILDERS["response.output_text.delta"]
 
 
 def _prefix_fn(text: Text, n: int) -> Callable[[], str]:
-    return lambda: text.prefix(n)
+    # Default arguments, not a closure, like the inline path's: an event's pickling reads them
+    # (events.py, _reduce_lazy).
+    def prefix(text: Text = text, n: int = n) -> str:
+        return text.prefix(n)
+
+    return prefix
 
 
 def _attach_text(event: Any, text: Text, setters: tuple[_Setter, _Setter, _Setter]) -> None:
@@ -660,7 +665,7 @@ class ResponsesStream(InlineFeed):
             parser = None
         if type(value) is str:
             text: str = value
-            _set_lazy(event, parsed_fn=final_parser(lambda: text, parser))
+            _set_lazy(event, parsed_fn=final_parser(text, parser))
 
     @property
     def output_parsed(self) -> Any:
@@ -676,7 +681,7 @@ class ResponsesStream(InlineFeed):
             snapshot = self.snapshot()
             if snapshot is None or not snapshot.output_text:
                 return None
-            return final_parser(lambda: snapshot.output_text, self._text_parser)()
+            return final_parser(snapshot.output_text, self._text_parser)()
         lazy = self._acc.last_text_json()
         return None if lazy is None else lazy.value()
 

@@ -1,0 +1,86 @@
+"""Events and chunks pickle and copy: the same data, and the same lazy helpers' values.
+
+The streams attach ``snapshot`` / ``parsed`` to delta events, and the stream's view to Chat
+chunks, as closures over their live state (the cheapest form per delta). Pickling or copying an
+event must still work and give an equal event whose helpers answer as the original's did
+(``_reduce_lazy`` in ``_responses/events.py``, ``ChatCompletionChunk.__reduce_ex__``); pickling a
+whole stream's events stays linear in its size (the builders are shared, not one prefix per event).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import pickle
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import sansio_responses as sr
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench import generate as gen
+
+
+def _helpers(event: Any) -> tuple[Any, Any]:
+    return getattr(event, "snapshot", None), getattr(event, "parsed", None)
+
+
+@pytest.mark.parametrize("json_loads", [None, json.loads])
+@pytest.mark.parametrize("shape", ["text", "function_call", "reasoning", "text_logprobs"])
+def test_responses_events_pickle_and_copy(shape: str, json_loads: Any) -> None:
+    data = gen.generate(shape, 400).data
+    stream = sr.ResponsesStream(json_loads=json_loads)
+    events = stream.feed(data) + stream.close()
+    expected = [(e.to_dict(), *_helpers(e)) for e in events]
+    pickled = pickle.dumps(events)
+    # the builders are shared by the events of a part: not one prefix per event
+    assert len(pickled) < 8 * len(data)
+    for copied in (pickle.loads(pickled), copy.deepcopy(events), [copy.copy(e) for e in events]):
+        assert copied == events
+        assert [(e.to_dict(), *_helpers(e)) for e in copied] == expected
+
+
+def test_lazy_parsed_values_survive_pickling() -> None:
+    stream = sr.ResponsesStream()
+    events = stream.feed(gen.generate("function_call", 300).data) + stream.close()
+    deltas = [e for e in events if e.type == "response.function_call_arguments.delta"]
+    done = [e for e in events if e.type == "response.function_call_arguments.done"]
+    assert deltas and done
+    # Read some values first (the incremental reader moves on), leave others unread.
+    read = [copy.deepcopy(e.parsed) for e in deltas[::7]]
+    back = pickle.loads(pickle.dumps(events))
+    back_deltas = [e for e in back if e.type == "response.function_call_arguments.delta"]
+    assert [e.parsed for e in back_deltas[::7]] == read
+    assert [e.parsed for e in back_deltas] == [e.parsed for e in deltas]
+    assert [e.snapshot for e in back_deltas] == [e.snapshot for e in deltas]
+    back_done = [e for e in back if e.type == "response.function_call_arguments.done"]
+    assert [e.parsed for e in back_done] == [e.parsed for e in done]
+    assert done[0].parsed is not None
+
+
+@pytest.mark.parametrize("json_loads", [None, json.loads])
+@pytest.mark.parametrize("shape", ["chat_text", "chat_tools", "chat_azure", "chat_logprobs"])
+def test_chat_chunks_pickle_and_copy(shape: str, json_loads: Any) -> None:
+    data = gen.generate(shape, 300).data
+    stream = sr.ChatCompletionsStream(json_loads=json_loads)
+    chunks = stream.feed(data) + stream.close()
+    expected = [c.to_dict() for c in chunks]
+    snapshots = [c.content_snapshot() for c in chunks]
+    pickled = pickle.dumps(chunks)
+    assert len(pickled) < 20 * len(data)
+    back = pickle.loads(pickled)
+    assert back == chunks
+    assert [c.to_dict() for c in back] == expected
+    # a pickle carries the data, not the stream: the helpers say so
+    with pytest.raises(sr.LocalProtocolError, match="unpickled"):
+        back[-1].content_snapshot()
+    # a copy shares the stream's view: its helpers answer as the original's
+    for copied in (copy.deepcopy(chunks), [copy.copy(c) for c in chunks]):
+        assert copied == chunks
+        assert [c.to_dict() for c in copied] == expected
+        assert [c.content_snapshot() for c in copied] == snapshots
+    snap = stream.snapshot()
+    assert pickle.loads(pickle.dumps(snap)) == snap
