@@ -926,8 +926,10 @@ class EventStreamBase(Generic[E]):
     _last_heads: tuple[bytes, ...] = ()
 
     def _drop_spans(self) -> None:
-        """Forget the large values kept for the next large event (the stream has ended)."""
+        """Forget what was kept for the next large event (the stream has ended): the large
+        values, and what was learnt of the held strings."""
         self._spans = []
+        self._profiles = {}
 
     def _load_big(self, data: str | bytes | bytearray) -> Any:
         """Decode the data of a large event (over ``BIG_EVENT_DATA``) with bounded memory (by

@@ -68,3 +68,23 @@ def test_only_the_trees_still_held_are_kept() -> None:
     )
     assert acc.long_strings(15, WHOLE) == [text]
     assert [tree for tree, _ in acc._long.values()] == [acc.response, acc.items.slots[0]]  # pyright: ignore[reportPrivateUsage]
+
+
+def test_what_was_kept_for_the_next_large_event_is_dropped_at_the_end() -> None:
+    import sys
+    from pathlib import Path
+
+    root = str(Path(__file__).resolve().parent.parent)
+    if root not in sys.path:
+        sys.path.insert(0, root)
+    from bench import generate as gen
+
+    data = gen.generate("function_call", 20_000).data  # three events over 64 KiB
+    stream = sr.ResponsesStream(json_loads=json.loads)
+    kept: list[int] = []
+    for i in range(0, len(data), 4096):
+        stream.feed(data[i : i + 4096])
+        kept.append(len(stream._profiles))  # pyright: ignore[reportPrivateUsage]
+    assert max(kept) == 1 and stream.outcome == "completed"
+    assert stream._profiles == {} and stream._spans == []  # pyright: ignore[reportPrivateUsage]
+    assert stream._acc._long == {}  # pyright: ignore[reportPrivateUsage]

@@ -130,6 +130,10 @@ class OutputItems:
         self._long = kept
         return list(found.values())
 
+    def forget_long_strings(self) -> None:
+        """Forget the strings kept by :meth:`long_strings` (the stream has ended)."""
+        self._long = {}
+
     # -- locating items and parts ------------------------------------------------------------
 
     def _place(

@@ -427,6 +427,10 @@ class ResponsesStream(InlineFeed):
         self._snapshot_version = self._acc.version  # only once built: a failure is never cached
         return snapshot
 
+    def _drop_spans(self) -> None:
+        super()._drop_spans()
+        self._acc.forget_long_strings()
+
     def reconnect(self) -> None:
         """Prepare to read a new body that continues this response (after a dropped connection).
 
