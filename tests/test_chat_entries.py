@@ -139,6 +139,7 @@ def _kept(stream: sr.ChatCompletionsStream) -> int:
     at=st.sets(st.integers(0, 12), max_size=4),
     read_early=st.booleans(),
     events=st.booleans(),
+    loads=st.sampled_from([json.loads, None]),
 )
 def test_snapshots_read_at_any_time_equal_the_general_path(
     entries: list[list[dict[str, Any]]],
@@ -146,10 +147,13 @@ def test_snapshots_read_at_any_time_equal_the_general_path(
     at: set[int],
     read_early: bool,
     events: bool,
+    loads: Any,
 ) -> None:
+    # loads None: the default decoder (orjson, when installed: its entries are kept as orjson's
+    # text of them, see entries.pack_entries).
     body = _stream([_chunk(i, e, how) for i, e in enumerate(entries)])
-    general = _snapshots(_GenericChat(json_loads=json.loads), body, at)
-    stream = sr.ChatCompletionsStream(json_loads=json.loads, events=events)
+    general = _snapshots(_GenericChat(json_loads=loads), body, at)
+    stream = sr.ChatCompletionsStream(json_loads=loads, events=events)
     kept: list[Any] = []
     for i, event in enumerate(body):
         stream.feed(event)
@@ -368,12 +372,17 @@ def _api_chunk(i: int, entry_text: str) -> str:
     at=st.sets(st.integers(0, 8), max_size=3),
     strict=st.booleans(),
     depth=st.sampled_from([None, 6, 8, 9, 10, 256]),
+    loads=st.sampled_from([json.loads, None]),
 )
 def test_entries_in_the_apis_form_and_near_misses_equal_the_general_path(
-    entries: list[tuple[dict[str, Any], int | None]], at: set[int], strict: bool, depth: int | None
+    entries: list[tuple[dict[str, Any], int | None]],
+    at: set[int],
+    strict: bool,
+    depth: int | None,
+    loads: Any,
 ) -> None:
     body = _stream([_api_chunk(i, _entry_text(e, edit)) for i, (e, edit) in enumerate(entries)])
-    _compare(body, at, json_loads=json.loads, strict=strict, max_nesting_depth=depth)
+    _compare(body, at, json_loads=loads, strict=strict, max_nesting_depth=depth)
 
 
 def _compare(body: list[bytes], at: set[int], **options: Any) -> None:
@@ -442,3 +451,29 @@ def test_a_looser_pattern_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     chunks[3] = chunks[3].replace("[116]", "[016]")
     with pytest.raises(AssertionError):
         _compare(_stream(chunks), set(), json_loads=json.loads)
+
+
+def test_with_orjson_the_entries_are_kept_as_its_text() -> None:
+    from sansio_responses._chat.entries import PACK
+
+    if PACK is None:
+        pytest.skip("orjson is not installed")
+    entry = _api_entry("tok", -0.25, [116], [("a", -1.0, [97])])
+    body = _stream([_api_chunk(i, _entry_text(entry, None)) for i in range(20)])
+    stream = sr.ChatCompletionsStream()  # the default decoder: orjson
+    for event in body:
+        stream.feed(event)
+    kept = stream._choices[0].entries  # pyright: ignore[reportPrivateUsage]
+    assert kept is not None and len(kept.raw) == 20 and all(type(t) is bytes for t in kept.raw)
+    _compare(body, {3, 10}, json_loads=None)
+
+
+@pytest.mark.parametrize("loads", [json.loads, None])
+def test_entries_nesting_past_orjsons_writer_are_kept_decoded(loads: Any) -> None:
+    # orjson writes at most 254 levels: deeper entries stay decoded, in order with the others.
+    deep: Any = 1
+    for _ in range(300):
+        deep = [deep]
+    entries = [[{"token": "a", "x": 1}], [{"token": "b", "x": deep}], [{"token": "c"}]]
+    body = _stream([_chunk(i, e, {"separators": _SEP}) for i, e in enumerate(entries * 3)])
+    _compare(body, {2, 5}, json_loads=loads, max_nesting_depth=None)

@@ -22,13 +22,14 @@ snapshot is built), and what each chunk's accessors need is a *mark* (see :func:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, TypeAlias
 
 from .._base import EventStreamBase
 from .._errors import SchemaError
 from .._responses.accumulate import Text
 from .._responses.models import copy_json, copy_tree
-from .entries import Entries, pending_logprobs
+from .entries import Entries, pack_entries, pending_logprobs
 from .models import (
     CHUNK_OBJECT,
     ChatCompletion,
@@ -382,10 +383,14 @@ class ChoiceAcc:
         self.extra: dict[str, Any] = {}
         self.cache: Choice | None = None
 
-    def extend_logprobs(self, lp: dict[str, Any]) -> None:
+    def extend_logprobs(
+        self, lp: dict[str, Any], pack: Callable[[Any], bytes] | None = None
+    ) -> None:
         """Apply a chunk's ``logprobs`` object (its wire dict): the token lists ``content`` and
         ``refusal`` extended, every other non-null field the last one (``CHAT_ACCUMULATION_RULES``).
-        The general path and the common-shape path both apply it here."""
+        The general path and the common-shape path both apply it here. With *pack* (orjson's
+        ``dumps``, for entries orjson decoded: see _chat/entries.py), ``content`` entries are kept
+        as their JSON text."""
         acc = self.logprobs
         if acc is None:
             acc = self.logprobs = {"content": None, "refusal": None}
@@ -396,9 +401,14 @@ class ChoiceAcc:
                 old = acc.get(k)
                 if old is None:
                     acc[k] = list(v)
+                elif v and k == "content":
+                    entries = self.entries
+                    if pack is not None and pack_entries(self, old, v, pack):
+                        continue
+                    if entries is not None:
+                        entries.flush()  # (the entries kept as text come first)
+                    old.extend(v)
                 else:
-                    if v and k == "content" and self.entries is not None:
-                        self.entries.flush()  # (the entries kept as text come first)
                     old.extend(v)
             else:
                 acc[k] = v

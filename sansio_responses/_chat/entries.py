@@ -24,13 +24,34 @@ path's, which keeps every entry decoded.
 
 from __future__ import annotations
 
+import importlib
 import re
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
 from .shape import ScanValue
 
-__all__ = ["ENTRY_DEPTH", "ONE_ENTRY", "Entries", "pending_logprobs"]
+__all__ = [
+    "ENTRY_DEPTH",
+    "ONE_ENTRY",
+    "PACK",
+    "UNPACK",
+    "Entries",
+    "pack_entries",
+    "pending_logprobs",
+]
+
+# orjson, if installed (optional): with it as the decoder, the common path keeps each chunk's
+# entries as orjson's text of them (pack_entries), for the same reason as above.
+try:
+    _orjson: Any = importlib.import_module("orjson")
+except ImportError:  # pragma: no cover - orjson is optional
+    _orjson = None
+#: orjson's ``dumps`` and ``loads``, or None without orjson.
+PACK: Callable[[Any], bytes] | None = None if _orjson is None else _orjson.dumps
+UNPACK: Callable[[Any], Any] | None = None if _orjson is None else _orjson.loads
+_unpack = UNPACK
 
 
 # -- the common entry, checked without decoding it ------------------------------------------------
@@ -64,6 +85,27 @@ ONE_ENTRY: re.Pattern[str] = re.compile(
 ENTRY_DEPTH = 5
 
 
+def pack_entries(
+    owner: Any, items: list[Any], entries: list[Any], pack: Callable[[Any], bytes]
+) -> bool:
+    """Keep *entries* (decoded by orjson) as orjson's text of them after *items* (the choice's
+    ``logprobs["content"]``) in ``owner.entries``; False (nothing kept) if orjson cannot write
+    them (nesting past its limit). orjson writes back what it reads exactly (dict order, floats
+    in their shortest form, no NaN or infinity, which it refuses to read), so reading the text
+    again gives equal values."""
+    try:
+        text = pack(entries)
+    except (TypeError, ValueError):  # (orjson.JSONEncodeError is a TypeError)
+        return False
+    kept: Entries | None = owner.entries
+    if kept is None:
+        kept = owner.entries = Entries(items, None)
+    # (Texts of one kind only: a stream decoding with orjson has no logprobs template.)
+    kept.raw.append(text)
+    kept.pending += len(entries)
+    return True
+
+
 class Entries:
     """The token entries of one choice's ``logprobs.content``: :attr:`items` (decoded, the very
     list of ``ChoiceAcc.logprobs["content"]``), then :attr:`raw` (texts of non-empty JSON arrays
@@ -71,9 +113,9 @@ class Entries:
 
     __slots__ = ("items", "pending", "raw", "scan")
 
-    def __init__(self, items: list[Any], scan: ScanValue) -> None:
+    def __init__(self, items: list[Any], scan: ScanValue | None) -> None:
         self.items = items
-        self.raw: list[str] = []
+        self.raw: list[Any] = []  # str (read by scan) or bytes (orjson's, see pack_entries)
         self.pending = 0
         self.scan = scan
 
@@ -84,9 +126,12 @@ class Entries:
         """Decode the texts not decoded yet onto :attr:`items` (in order), and return it."""
         raw = self.raw
         if raw:
-            # One array of every element: one call of the scanner, not one per chunk.
-            joined = "[" + ",".join([text[1:-1] for text in raw]) + "]"
-            self.items.extend(self.scan(joined, 0)[0])
+            # One array of every element: one call of the decoder, not one per chunk.
+            if raw[0].__class__ is bytes:
+                self.items.extend(_unpack(b"[" + b",".join([t[1:-1] for t in raw]) + b"]"))  # type: ignore[misc]
+            else:
+                joined = "[" + ",".join([text[1:-1] for text in raw]) + "]"
+                self.items.extend(self.scan(joined, 0)[0])  # type: ignore[misc]
             self.raw = []
             self.pending = 0
         return self.items

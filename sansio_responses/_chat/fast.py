@@ -219,6 +219,9 @@ class ChatFastPaths(ChatAccumulator):
     _tpl_on: bool  # whether templates are learnt (only with the decoders they were proven for)
     _tpl_learnt: int  # attempts to learn one (bounded, see _learn)
     _view_of: Callable[..., Any]  # the stream's bound _view: every chunk holds a partial of it
+    _pack: (
+        Callable[[Any], bytes] | None
+    )  # orjson's dumps when orjson decodes (see _chat/entries.py)
     events: bool  # False: the snapshot only (no event is built)
 
     def _common(self, d: dict[str, Any], out: list[Any]) -> bool:
@@ -423,7 +426,7 @@ class ChatFastPaths(ChatAccumulator):
                             changes = []
                         changes.append((index, t, args.length))
         if lp is not None:
-            ch.extend_logprobs(lp)  # _accumulate_choice's logprobs rule
+            ch.extend_logprobs(lp, self._pack)  # _accumulate_choice's logprobs rule
         if finish is not None:
             ch.finish_reason = finish
         mark = self._mark

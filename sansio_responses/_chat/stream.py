@@ -46,6 +46,7 @@ from .._json.parsing import function_tool_parsers
 from .._responses.models import copy_json
 from .._sse import DEFAULT_MAX_EVENT_SIZE, ServerSentEvent
 from .accumulate import CONTENT, ChoiceAcc, Mark, marked
+from .entries import PACK, UNPACK
 from .fast import ChatFastPaths
 from .models import (
     CHUNK_OBJECT,
@@ -186,6 +187,8 @@ class ChatCompletionsStream(ChatFastPaths):
         self._lp_tpls: list[SlotTemplate] = []
         self._tpl_on = self._loads is stdlib_loads or self._loads is orjson_loads
         self._tpl_learnt = 0  # attempts to learn one (bounded, see _learn)
+        # With orjson decoding, the common path keeps token entries as orjson's text of them.
+        self._pack = PACK if UNPACK is not None and self._fast_loads is UNPACK else None
 
     # -- public ------------------------------------------------------------------------------
 
