@@ -94,7 +94,9 @@ def pack_entries(
     in their shortest form, no NaN or infinity, which it refuses to read), so reading the text
     again gives equal values."""
     try:
-        text = pack(entries)
+        # The elements alone: a slice is a bytes object of its own size (orjson's own result
+        # keeps the whole buffer it wrote into, about 4 KB).
+        text = pack(entries)[1:-1]
     except (TypeError, ValueError):  # (orjson.JSONEncodeError is a TypeError)
         return False
     kept: Entries | None = owner.entries
@@ -115,7 +117,8 @@ class Entries:
 
     def __init__(self, items: list[Any], scan: ScanValue | None) -> None:
         self.items = items
-        self.raw: list[Any] = []  # str (read by scan) or bytes (orjson's, see pack_entries)
+        # str: a JSON array read by scan; bytes: an array's elements, orjson's (pack_entries).
+        self.raw: list[Any] = []
         self.pending = 0
         self.scan = scan
 
@@ -128,7 +131,7 @@ class Entries:
         if raw:
             # One array of every element: one call of the decoder, not one per chunk.
             if raw[0].__class__ is bytes:
-                self.items.extend(_unpack(b"[" + b",".join([t[1:-1] for t in raw]) + b"]"))  # type: ignore[misc]
+                self.items.extend(_unpack(b"[" + b",".join(raw) + b"]"))  # type: ignore[misc]
             else:
                 joined = "[" + ",".join([text[1:-1] for text in raw]) + "]"
                 self.items.extend(self.scan(joined, 0)[0])  # type: ignore[misc]
