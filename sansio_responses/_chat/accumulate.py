@@ -22,6 +22,7 @@ snapshot is built), and what each chunk's accessors need is a *mark* (see :func:
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from typing import Any, TypeAlias
 
@@ -164,6 +165,9 @@ CHAT_ACCUMULATION_RULES: tuple[tuple[str, str, str], ...] = (
     ("choices[].logprobs.*", "choices[].logprobs.*", "keep the last non-null value"),
     ("choices[].finish_reason", "choices[].finish_reason", "keep the last non-null value"),
 )
+
+# What ChoiceAcc.build holds when the choice keeps no entries as text.
+_NO_LOCK = contextlib.nullcontext()
 
 
 def format_chat_accumulation_rules() -> str:
@@ -448,17 +452,20 @@ class ChoiceAcc:
             None if self.reasoning_details is None else list(self.reasoning_details),
             _materialize(self.msg_extra),
         )
-        logprobs: dict[str, Any] | None = None
-        if self.logprobs is not None:
-            # (type(v) is list narrows an Any to list[Unknown] for pyright)
-            logprobs = {k: list(v) if type(v) is list else v for k, v in self.logprobs.items()}  # pyright: ignore[reportUnknownArgumentType]
         # Copies: the values are the chunks' own (shared, not copied, as each chunk arrives).
         extra = {k: copy_json(v) for k, v in self.extra.items()}
         entries = self.entries
-        if logprobs is not None and entries is not None and entries.raw:
-            # Entries kept as text: decoded when the snapshot's logprobs is first read.
-            pending = pending_logprobs(entries, logprobs)
-            return pending_choice(self.index, message, pending, self.finish_reason, extra)
+        # The entries' lock: an older snapshot read in another thread may be moving the texts
+        # into the decoded list meanwhile (the copy and the check must see one state).
+        with _NO_LOCK if entries is None else entries.lock:
+            logprobs: dict[str, Any] | None = None
+            if self.logprobs is not None:
+                # (type(v) is list narrows an Any to list[Unknown] for pyright)
+                logprobs = {k: list(v) if type(v) is list else v for k, v in self.logprobs.items()}  # pyright: ignore[reportUnknownArgumentType]
+            if logprobs is not None and entries is not None and entries.raw:
+                # Entries kept as text: decoded when the snapshot's logprobs is first read.
+                pending = pending_logprobs(entries, logprobs)
+                return pending_choice(self.index, message, pending, self.finish_reason, extra)
         return Choice(self.index, message, logprobs, self.finish_reason, extra)
 
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import importlib
 import re
+import threading
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -99,12 +100,16 @@ def pack_entries(
         text = pack(entries)[1:-1]
     except (TypeError, ValueError):  # (orjson.JSONEncodeError is a TypeError)
         return False
+    # orjson writes NaN and the infinities as null, silently; the entries of a large chunk were
+    # decoded by the standard library, which reads them. Where the text has a null, keep the
+    # entries decoded unless it reads back equal (a NaN never does).
+    if b"null" in text and _unpack(b"[" + text + b"]") != entries:  # type: ignore[misc]
+        return False
     kept: Entries | None = owner.entries
     if kept is None:
         kept = owner.entries = Entries(items, None)
     # (Texts of one kind only: a stream decoding with orjson has no logprobs template.)
-    kept.raw.append(text)
-    kept.pending += len(entries)
+    kept.add(text, len(entries))
     return True
 
 
@@ -113,7 +118,7 @@ class Entries:
     list of ``ChoiceAcc.logprobs["content"]``), then :attr:`raw` (texts of non-empty JSON arrays
     of entries, read by *scan*, not decoded yet), which hold :attr:`pending` entries."""
 
-    __slots__ = ("items", "pending", "raw", "scan")
+    __slots__ = ("items", "lock", "pending", "raw", "scan")
 
     def __init__(self, items: list[Any], scan: ScanValue | None) -> None:
         self.items = items
@@ -121,22 +126,35 @@ class Entries:
         self.raw: list[Any] = []
         self.pending = 0
         self.scan = scan
+        # A snapshot may be read in another thread while the stream is fed (a consumer thread
+        # handed snapshots): its flush and the feeding thread's add must not interleave, or a
+        # text added between the decode and the reset is lost, or two flushes add twice.
+        # (Re-entrant: a snapshot holds it while it counts the entries.)
+        self.lock = threading.RLock()
+
+    def add(self, text: Any, count: int) -> None:
+        """Keep *text* (holding *count* entries) after those kept so far."""
+        with self.lock:
+            self.raw.append(text)
+            self.pending += count
 
     def __len__(self) -> int:
-        return len(self.items) + self.pending
+        with self.lock:  # (not between a flush's extend and its reset: counted twice)
+            return len(self.items) + self.pending
 
     def flush(self) -> list[Any]:
         """Decode the texts not decoded yet onto :attr:`items` (in order), and return it."""
-        raw = self.raw
-        if raw:
-            # One array of every element: one call of the decoder, not one per chunk.
-            if raw[0].__class__ is bytes:
-                self.items.extend(_unpack(b"[" + b",".join(raw) + b"]"))  # type: ignore[misc]
-            else:
-                joined = "[" + ",".join([text[1:-1] for text in raw]) + "]"
-                self.items.extend(self.scan(joined, 0)[0])  # type: ignore[misc]
-            self.raw = []
-            self.pending = 0
+        with self.lock:
+            raw = self.raw
+            if raw:
+                # One array of every element: one call of the decoder, not one per chunk.
+                if raw[0].__class__ is bytes:
+                    self.items.extend(_unpack(b"[" + b",".join(raw) + b"]"))  # type: ignore[misc]
+                else:
+                    joined = "[" + ",".join([text[1:-1] for text in raw]) + "]"
+                    self.items.extend(self.scan(joined, 0)[0])  # type: ignore[misc]
+                self.raw = []
+                self.pending = 0
         return self.items
 
 

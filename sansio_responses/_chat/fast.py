@@ -624,8 +624,7 @@ class ChatFastPaths(ChatAccumulator):
             if kept is None:
                 kept = ch.entries = Entries(ch.logprobs["content"], tpl.scan)  # type: ignore[index]
             raw = text[spans[0] : spans[1]]
-            kept.raw.append(raw)
-            kept.pending += count
+            kept.add(raw, count)
             if entries is SKIMMED:
                 entries = raw
         if not self.events:

@@ -17,6 +17,7 @@ object").
 from __future__ import annotations
 
 import copy
+import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias, TypeVar
 
@@ -103,6 +104,10 @@ def _objects(d: dict[str, Any], key: str, path: str) -> list[dict[str, Any]] | N
     return v
 
 
+# Re-entrant: building one pending field may read another instance's (a chunk's choices).
+_PENDING_LOCK = threading.RLock()
+
+
 class _Pending:
     """Mixin for classes whose instances may be made with some fields not built yet.
 
@@ -121,18 +126,19 @@ class _Pending:
 
         def __getattr__(self, name: str) -> Any:
             if name in self._PENDING:
-                try:
-                    make = object.__getattribute__(self, "_pending")
-                except AttributeError:
-                    pass
-                else:
+                # One thread builds them, once: a second build would be a second flush of the
+                # stream's entries (each build reads state that the first one moves on), and a
+                # thread finding ``_pending`` gone reads what the first one set. Only first
+                # reads take the lock (later ones find the slot set and never get here).
+                with _PENDING_LOCK:
+                    try:
+                        make = object.__getattribute__(self, "_pending")
+                    except AttributeError:
+                        return object.__getattribute__(self, name)  # set by another thread
                     values = make()
                     for k, v in values.items():
                         object.__setattr__(self, k, v)
-                    try:
-                        object.__delattr__(self, "_pending")
-                    except AttributeError:  # (another thread was first: the same values)
-                        pass
+                    object.__delattr__(self, "_pending")
                     return values[name]
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
