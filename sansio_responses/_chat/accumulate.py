@@ -464,7 +464,8 @@ class ChoiceAcc:
                 logprobs = {k: list(v) if type(v) is list else v for k, v in self.logprobs.items()}  # pyright: ignore[reportUnknownArgumentType]
             if logprobs is not None and entries is not None and entries.raw:
                 # Entries kept as text: decoded when the snapshot's logprobs is first read.
-                pending = pending_logprobs(entries, logprobs)
+                count = len(entries.items) + entries.pending  # (len(entries) takes the lock)
+                pending = pending_logprobs(entries, logprobs, count)
                 return pending_choice(self.index, message, pending, self.finish_reason, extra)
         return Choice(self.index, message, logprobs, self.finish_reason, extra)
 

@@ -129,8 +129,7 @@ class Entries:
         # A snapshot may be read in another thread while the stream is fed (a consumer thread
         # handed snapshots): its flush and the feeding thread's add must not interleave, or a
         # text added between the decode and the reset is lost, or two flushes add twice.
-        # (Re-entrant: a snapshot holds it while it counts the entries.)
-        self.lock = threading.RLock()
+        self.lock = threading.Lock()
 
     def add(self, text: Any, count: int) -> None:
         """Keep *text* (holding *count* entries) after those kept so far."""
@@ -164,8 +163,9 @@ def _materialize(entries: Entries, count: int, base: dict[str, Any]) -> dict[str
     return {"logprobs": out}
 
 
-def pending_logprobs(entries: Entries, base: dict[str, Any]) -> Any:
+def pending_logprobs(entries: Entries, base: dict[str, Any], count: int) -> Any:
     """What makes a snapshot's ``logprobs`` on first access (see ``models._Pending``): *base*
-    (the other fields, as of now) with ``content`` the first ``len(entries)`` entries (those
-    received so far; later chunks only add after them)."""
-    return partial(_materialize, entries, len(entries), base)
+    (the other fields, as of now) with ``content`` the first *count* entries (``len(entries)``,
+    those received so far, counted by the caller under the entries' lock; later chunks only add
+    after them)."""
+    return partial(_materialize, entries, count, base)
