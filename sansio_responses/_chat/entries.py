@@ -67,19 +67,23 @@ _unpack = UNPACK
 # when it is read. Anything else (spaces, another key order, NaN, more entries) is scanned as
 # before.
 #
-# - a string: no quote, backslash or control character but in escapes (section 7), possessive
-#   so that a non-match costs no backtracking;
+# - a string: no quote, backslash or control character but in escapes (section 7);
 # - a number: section 6's grammar; the integer part at most 19 digits, so that the decoder never
 #   meets Python's limit on integer digits (sys.set_int_max_str_digits, at least 640);
 # - bytes: null or an array of integers of at most 3 digits without a leading zero.
-_STRING = r'"[^"\\\x00-\x1f]*+(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*+)*+"'
-_NUMBER = r"-?(?:0|[1-9][0-9]{0,18})(?:\.[0-9]++)?(?:[eE][-+]?[0-9]++)?"
+#
+# Plain greedy repeats (possessive ones, ``*+``, need Python 3.11): each repeated part is
+# followed by a character it cannot match itself (a string's run by a quote or a backslash, the
+# digits by a dot, an exponent or a separator, an element by a comma or a bracket), so each
+# position is matched one way only and a non-match gives up in time linear in the text.
+_STRING = r'"[^"\\\x00-\x1f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*)*"'
+_NUMBER = r"-?(?:0|[1-9][0-9]{0,18})(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?"
 _BYTE = r"(?:[1-9][0-9]{0,2}|0)"
-_BYTES = r"(?:\[" + _BYTE + r"(?:," + _BYTE + r")*+\]|\[\]|null)"
+_BYTES = r"(?:\[" + _BYTE + r"(?:," + _BYTE + r")*\]|\[\]|null)"
 _HEAD = r'\{"token":' + _STRING + r',"logprob":' + _NUMBER + r',"bytes":' + _BYTES
 _TOP = _HEAD + r"\}"
 ONE_ENTRY: re.Pattern[str] = re.compile(
-    r"\[" + _HEAD + r',"top_logprobs":\[(?:' + _TOP + r"(?:," + _TOP + r")*+)?\]\}\]"
+    r"\[" + _HEAD + r',"top_logprobs":\[(?:' + _TOP + r"(?:," + _TOP + r")*)?\]\}\]"
 )
 #: How deep a text ONE_ENTRY matches nests: the array, the entry, top_logprobs, one of its
 #: entries, its bytes.
