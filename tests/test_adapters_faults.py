@@ -197,6 +197,10 @@ def test_unknown_coding_is_named(raw: RawServer, adapter: str) -> None:
 
 # --- issue 11 item 4: total_timeout ---------------------------------------------------------------
 
+# How late a total deadline may end the call on a loaded machine: well under the time the dripped
+# bytes would take without it (2 s and more), so a deadline that did not fire still fails.
+_MARGIN = 0.8
+
 
 @pytest.mark.parametrize("adapter", ADAPTERS)
 def test_total_timeout_in_a_dripping_head(raw: RawServer, adapter: str) -> None:
@@ -208,7 +212,9 @@ def test_total_timeout_in_a_dripping_head(raw: RawServer, adapter: str) -> None:
     assert isinstance(result.error, sr.TotalTimeout), repr(result.error)
     assert result.error.timeout == 0.4 and "total_timeout=0.4" in str(result.error)
     assert result.events == [] and result.handle is None
-    assert 0.4 <= elapsed < 0.4 + 0.35
+    # The whole head would take 1.96 s; 0.35 s of margin failed once on a loaded machine (0.756 s,
+    # trio on 3.13, in a clean-clone CI run with benchmarks beside it).
+    assert 0.4 <= elapsed < 0.4 + _MARGIN
     assert len(raw.requests) == 1  # a total timeout is never retried
 
 
@@ -221,7 +227,7 @@ def test_total_timeout_in_a_dripping_body(raw: RawServer, adapter: str) -> None:
     assert isinstance(result.error, sr.TotalTimeout), repr(result.error)
     assert _keys(result.events) == _keys(EVENTS[:2])
     assert result.handle.stream.outcome == "truncated" and result.handle.resumes == 0
-    assert elapsed < 0.4 + 0.35
+    assert elapsed < 0.4 + _MARGIN  # (the dripped block alone would take 5 s)
 
 
 @pytest.mark.parametrize("adapter", ADAPTERS)
@@ -239,7 +245,7 @@ def test_total_timeout_spans_resumes(raw: RawServer, adapter: str) -> None:
     # 0.2 s in the first body, the rest of the 0.5 s in the resumed one: one deadline for both.
     assert isinstance(result.error, sr.TotalTimeout), repr(result.error)
     assert result.handle.resumes == 1 and len(result.events) == 4
-    assert 0.5 <= elapsed < 0.5 + 0.35
+    assert 0.5 <= elapsed < 0.5 + _MARGIN
 
 
 @pytest.mark.parametrize("adapter", ADAPTERS)
