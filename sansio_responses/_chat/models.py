@@ -404,9 +404,7 @@ class ChatCompletionChunk(_Wire, _Pending):
         return (_restore, (type(self), state))
 
     def __copy__(self) -> ChatCompletionChunk:
-        new = object.__new__(type(self))
-        new.__setstate__(self.__getstate__())  # type: ignore[attr-defined]
-        return new
+        return _restore(type(self), self.__getstate__())  # type: ignore[attr-defined,no-any-return]
 
     def __deepcopy__(self, memo: dict[int, Any]) -> ChatCompletionChunk:
         state: dict[str, Any] = self.__getstate__()  # type: ignore[attr-defined]

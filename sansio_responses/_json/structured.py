@@ -129,9 +129,7 @@ class LazyJSON:
             return self._parser.value
         # An older value read after newer ones were parsed: parse its prefix afresh.
         assert prefix is not None
-        parser = PartialJSON()
-        parser.feed(prefix())
-        return parser.value
+        return reparsed(prefix)()
 
 
 class final_parser:
