@@ -218,7 +218,9 @@ class ChatFastPaths(ChatAccumulator):
     _lp_tpls: list[SlotTemplate]  # the logprobs templates, newest first (see _learn_logprobs)
     _tpl_on: bool  # whether templates are learnt (only with the decoders they were proven for)
     _tpl_learnt: int  # attempts to learn one (bounded, see _learn)
-    _view_of: Callable[..., Any]  # the stream's bound _view: every chunk holds a partial of it
+    # The stream's _view (a method of ChatCompletionsStream): every chunk holds a partial of it,
+    # bound per chunk; bound once on the stream it would make the stream a reference cycle.
+    _view: Callable[..., Any]
     _pack: (
         Callable[[Any], bytes] | None
     )  # orjson's dumps when orjson decodes (see _chat/entries.py)
@@ -474,7 +476,7 @@ class ChatFastPaths(ChatAccumulator):
         else:
             chunk._pending = pending
         # The chunk's accessors read the lengths as of now: held by the chunk, not the stream.
-        chunk._view = partial(self._view_of, mark)
+        chunk._view = partial(self._view, mark)
         chunk.__class__ = ChatCompletionChunk
         return chunk  # type: ignore[no-any-return]
 

@@ -179,7 +179,6 @@ class ChatCompletionsStream(ChatFastPaths):
         self._extra: dict[str, JSONValue] = {}
         self._reasoning_noted: set[str] = set()
         self._snap: ChatCompletion | None = None
-        self._view_of = self._view  # bound once: every chunk holds a partial of it
         # The shape templates of the latest content and tool-argument chunks (see _chat/fast.py), when
         # the decoder is one of ours: a custom json_loads may build other values than the
         # standard library's.
@@ -378,7 +377,7 @@ class ChatCompletionsStream(ChatFastPaths):
             ) from None
         if self.events:
             # The chunk's accessors read the lengths as of now: held by the chunk, not the stream.
-            _SET_VIEW(chunk, partial(self._view_of, self._mark))
+            _SET_VIEW(chunk, partial(self._view, self._mark))
             out.append(chunk)
         if obj.get("error") is not None:
             # OpenRouter reports a mid-stream failure as a chunk that has both ``choices``

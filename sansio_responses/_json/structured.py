@@ -16,6 +16,7 @@ value is read, never from ``feed``.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -57,8 +58,11 @@ class LazyJSON:
     __slots__ = ("_fed", "_gen", "_parser", "_pending", "_pushed", "_small", "source")
 
     def __init__(self, source: Source | None = None) -> None:
-        #: The text read from (then never pushed to), or None.
-        self.source = source
+        #: A weak reference to the text read from (then never pushed to), or None. Weak because
+        #: the text holds this object (its ``json``): a strong one would make each a reference
+        #: cycle, freed only by the garbage collector. Whoever reads holds the text (an event's
+        #: reader holds its prefix function, the accumulator its builder).
+        self.source: weakref.ref[Source] | None = None if source is None else weakref.ref(source)
         self._parser = PartialJSON()
         self._pending: list[str] = []
         self._small = 0  # deltas queued since the last merge
@@ -87,13 +91,17 @@ class LazyJSON:
 
     def value(self) -> Any:
         """The best partial value of everything pushed so far."""
-        source = self.source
-        return self._value_at(self._gen, self._pushed if source is None else source.length, None)
+        return self._value_at(self._gen, self._length(), None)
+
+    def _length(self) -> int:
+        """The characters available now: the source's, or those pushed."""
+        ref = self.source
+        source = None if ref is None else ref()
+        return self._pushed if source is None else source.length
 
     def reader(self, prefix: Callable[[], str]) -> Callable[[], Any]:
         """A function giving the partial value as of now (for an event's lazy ``parsed``)."""
-        source = self.source
-        gen, position = self._gen, self._pushed if source is None else source.length
+        gen, position = self._gen, self._length()
         return lambda: self._value_at(gen, position, prefix)
 
     def at(self, position: int, prefix: Callable[[], str]) -> Any:
@@ -102,7 +110,8 @@ class LazyJSON:
 
     def _value_at(self, gen: int, position: int, prefix: Callable[[], str] | None) -> Any:
         if gen == self._gen and position >= self._fed:
-            source = self.source
+            ref = self.source
+            source = None if ref is None else ref()
             if source is not None and position > self._pushed:
                 # The characters the source gained since the last read (it only grows within
                 # a generation: a new text is a reset).
@@ -130,6 +139,20 @@ class LazyJSON:
         # An older value read after newer ones were parsed: parse its prefix afresh.
         assert prefix is not None
         return reparsed(prefix)()
+
+    def __getstate__(self) -> dict[str, Any]:
+        # A weak reference does not pickle: the source goes as itself (pickle's memo keeps it
+        # the one text that holds this object) and is referenced weakly again on load.
+        state = {name: getattr(self, name) for name in LazyJSON.__slots__}
+        ref = self.source
+        state["source"] = None if ref is None else ref()
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+        source = state["source"]
+        self.source = None if source is None else weakref.ref(source)
 
 
 class final_parser:

@@ -31,7 +31,7 @@ placing and locating of output items, with the copy-on-write of items adopted fr
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .._json.structured import LazyJSON
 from .builders import Sparse, Text, materialize
@@ -226,51 +226,12 @@ class Accumulator(OutputItems):
         # only), or None, and its Text builder.
         self.delta_key: tuple[Any, ...] | None = None
         self.delta_text = Text()
-        self._handlers: dict[str, Callable[[dict[str, Any]], Text | None]] = {
-            "response.created": self._lifecycle,
-            "response.queued": self._lifecycle,
-            "response.in_progress": self._lifecycle,
-            "response.output_item.added": self._item_added,
-            "response.output_item.done": self._item_done,
-            "response.content_part.added": self._part_added,
-            "response.content_part.done": self._part_done,
-            "response.output_text.delta": self.text_delta,
-            "response.output_text.done": self._output_text_done,
-            "response.output_text.annotation.added": self._annotation_added,
-            "response.refusal.delta": self._refusal_delta,
-            "response.refusal.done": self._refusal_done,
-            "response.function_call_arguments.delta": self._arguments_delta,
-            "response.function_call_arguments.done": self._arguments_done,
-            "response.mcp_call_arguments.delta": self._mcp_arguments_delta,
-            "response.mcp_call_arguments.done": self._mcp_arguments_done,
-            "response.custom_tool_call_input.delta": self._custom_input_delta,
-            "response.custom_tool_call_input.done": self._custom_input_done,
-            "response.code_interpreter_call_code.delta": self._code_delta,
-            "response.code_interpreter_call_code.done": self._code_done,
-            "response.reasoning_summary_part.added": self._summary_part,
-            "response.reasoning_summary_part.done": self._summary_part,
-            "response.reasoning_summary_text.delta": self._summary_text_delta,
-            "response.reasoning_summary_text.done": self._summary_text_done,
-            "response.reasoning_text.delta": self._reasoning_text_delta,
-            "response.reasoning_text.done": self._reasoning_text_done,
-            "response.image_generation_call.partial_image": self._partial_image,
-            "response.shell_call_command.added": self._shell_command_added,
-            "response.shell_call_command.delta": self._shell_command_delta,
-            "response.shell_call_command.done": self._shell_command_done,
-            "response.shell_call_output_content.delta": self._shell_output_delta,
-            "response.shell_call_output_content.done": self._shell_output_done,
-        }
-        for item_type, names in _STATUS_EVENTS.items():
-            for name in names:
-                self._handlers[f"response.{item_type}.{name}"] = self._status_setter(
-                    item_type, name
-                )
 
     # -- entry point -------------------------------------------------------------------------
 
     def apply(self, event_type: str, event: dict[str, Any]) -> Text | None:
         """Apply one event (any type); see the class docstring for what it returns."""
-        handler = self._handlers.get(event_type)
+        handler = self.HANDLERS.get(event_type)
         if handler is None:
             return None
         if event_type != "response.output_text.delta":
@@ -279,7 +240,7 @@ class Accumulator(OutputItems):
         if event_type in _EXTENDERS:
             return self._extended(event_type, event, handler)
         self.delta_key = None
-        result = handler(event)
+        result = handler(self, event)
         # Counted once applied: a handler notes (strict mode: raises) before it changes anything,
         # so a failed event leaves the cached snapshot valid.
         self.version += 1
@@ -289,7 +250,7 @@ class Accumulator(OutputItems):
         self,
         event_type: str,
         event: dict[str, Any],
-        handler: Callable[[dict[str, Any]], Text | None],
+        handler: Callable[[Accumulator, dict[str, Any]], Text | None],
     ) -> Text | None:
         """Apply a delta of :data:`_EXTENDERS`: one that appends its ``delta`` to the Text of the
         field its locator fields (``item_id``, ``output_index``, ``content_index``,
@@ -322,7 +283,7 @@ class Accumulator(OutputItems):
             self.version += 1
             return text
         notes = self.notes
-        result = handler(event)
+        result = handler(self, event)
         self.version += 1
         if (
             result is not None
@@ -374,15 +335,6 @@ class Accumulator(OutputItems):
         delta, see apply): a replaced item or part is then released, not kept by them."""
         self.text_cache = ({}, Text())
         self.delta_text = Text()
-
-    def _status_setter(self, item_type: str, name: str) -> Callable[[dict[str, Any]], None]:
-        # The event name is the status the item takes ("searching", "interpreting", "generating", ...).
-        def set_status(event: dict[str, Any]) -> None:
-            item = self._item(event, item_type)
-            if item is not None:
-                item["status"] = name
-
-        return set_status
 
     # -- message content ---------------------------------------------------------------------
 
@@ -664,6 +616,44 @@ class Accumulator(OutputItems):
         for offset, entry in enumerate(entries):
             output.put(slot + offset, materialize(entry))
 
+    #: Event type -> its handler, called as ``handler(accumulator, event)``. Kept on the class, not
+    #: bound on each instance: a table of bound methods would make every accumulator (and the stream
+    #: holding it) a reference cycle, freed only by the garbage collector (tests/test_no_cycles.py).
+    HANDLERS: ClassVar[dict[str, Callable[..., Text | None]]] = {
+        "response.created": _lifecycle,
+        "response.queued": _lifecycle,
+        "response.in_progress": _lifecycle,
+        "response.output_item.added": _item_added,
+        "response.output_item.done": _item_done,
+        "response.content_part.added": _part_added,
+        "response.content_part.done": _part_done,
+        "response.output_text.delta": text_delta,
+        "response.output_text.done": _output_text_done,
+        "response.output_text.annotation.added": _annotation_added,
+        "response.refusal.delta": _refusal_delta,
+        "response.refusal.done": _refusal_done,
+        "response.function_call_arguments.delta": _arguments_delta,
+        "response.function_call_arguments.done": _arguments_done,
+        "response.mcp_call_arguments.delta": _mcp_arguments_delta,
+        "response.mcp_call_arguments.done": _mcp_arguments_done,
+        "response.custom_tool_call_input.delta": _custom_input_delta,
+        "response.custom_tool_call_input.done": _custom_input_done,
+        "response.code_interpreter_call_code.delta": _code_delta,
+        "response.code_interpreter_call_code.done": _code_done,
+        "response.reasoning_summary_part.added": _summary_part,
+        "response.reasoning_summary_part.done": _summary_part,
+        "response.reasoning_summary_text.delta": _summary_text_delta,
+        "response.reasoning_summary_text.done": _summary_text_done,
+        "response.reasoning_text.delta": _reasoning_text_delta,
+        "response.reasoning_text.done": _reasoning_text_done,
+        "response.image_generation_call.partial_image": _partial_image,
+        "response.shell_call_command.added": _shell_command_added,
+        "response.shell_call_command.delta": _shell_command_delta,
+        "response.shell_call_command.done": _shell_command_done,
+        "response.shell_call_output_content.delta": _shell_output_delta,
+        "response.shell_call_output_content.done": _shell_output_done,
+    }
+
 
 def _slot(parts: Sparse, event: dict[str, Any]) -> int:
     """The ``command_index`` of a shell event; an unusable one means a new slot at the end."""
@@ -687,3 +677,18 @@ def _new_summary_text() -> dict[str, Any]:
 
 def _new_reasoning_text() -> dict[str, Any]:
     return {"type": "reasoning_text", "text": ""}
+
+
+def _status_setter(item_type: str, name: str) -> Callable[[Accumulator, dict[str, Any]], None]:
+    # The event name is the status the item takes ("searching", "interpreting", "generating", ...).
+    def set_status(acc: Accumulator, event: dict[str, Any]) -> None:
+        item = acc._item(event, item_type)  # pyright: ignore[reportPrivateUsage]
+        if item is not None:
+            item["status"] = name
+
+    return set_status
+
+
+for _item_type, _names in _STATUS_EVENTS.items():
+    for _name in _names:
+        Accumulator.HANDLERS[f"response.{_item_type}.{_name}"] = _status_setter(_item_type, _name)

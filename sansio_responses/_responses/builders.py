@@ -96,7 +96,8 @@ class Text:
     delta inline the way :meth:`append` does when no merge is due and ``json`` is ``None``.
     """
 
-    __slots__ = ("json", "length", "pieces", "small")
+    # __weakref__: a LazyJSON reading from this text refers to it weakly (see LazyJSON.source).
+    __slots__ = ("__weakref__", "json", "length", "pieces", "small")
 
     def __init__(self, initial: str = "") -> None:
         self.pieces: list[str] = [initial] if initial else []

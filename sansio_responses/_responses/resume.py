@@ -9,6 +9,7 @@ and a body that names another response is rolled back.
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING, Any
 
 from .._base import EventStreamBase, JSONValue, Outcome
@@ -76,6 +77,26 @@ class ResumableStream(EventStreamBase[ResponseStreamEvent]):
     def _note_from_accumulator(self, code: str, message: str) -> None:
         self._note(code, message, sequence_number=self._current_seq, offset=self._current_offset)
 
+    def _new_accumulator(self) -> Accumulator:
+        """An empty accumulator reporting to this stream through a weak reference: bound methods
+        would make the stream and its accumulator a reference cycle, which only the garbage
+        collector frees (a dropped stream would keep its whole response until a full collection;
+        tests/test_no_cycles.py)."""
+        ref = weakref.ref(self)
+
+        def note(code: str, message: str) -> None:
+            stream = ref()
+            if stream is not None:
+                stream._note_from_accumulator(code, message)
+
+        def fail(message: str) -> None:
+            stream = ref()
+            if stream is not None:
+                stream._limit_error(message)
+            raise RemoteProtocolError(message)
+
+        return Accumulator(note, fail, self.max_output_items)
+
     def _begin_checkpoint(self, taken_over: Checkpoint | None = None) -> None:
         """Keep the state as the resume begins; the resumed body is applied to a copy of it.
 
@@ -115,7 +136,7 @@ class ResumableStream(EventStreamBase[ResponseStreamEvent]):
 
     def _copy_accumulator(self, source: Accumulator) -> Accumulator:
         """An independent copy of *source* (any depth), reporting to this stream."""
-        acc = Accumulator(self._note_from_accumulator, self._limit_error, self.max_output_items)
+        acc = self._new_accumulator()
         acc.response = _clone(source.response)
         acc.items = _clone(source.items)
         acc.version = source.version

@@ -50,7 +50,6 @@ from .._sse import DEFAULT_MAX_EVENT_SIZE, ServerSentEvent
 from .accumulate import (
     ACCUMULATION_RULES,
     DEFAULT_MAX_OUTPUT_ITEMS,
-    Accumulator,
     Text,
 )
 from .events import (
@@ -321,7 +320,7 @@ class ResponsesStream(InlineFeed):
         self.max_output_items = max_output_items
         #: False: the snapshot only (see the class docstring); fixed at construction.
         self.events = events
-        self._acc = Accumulator(self._note_from_accumulator, self._limit_error, max_output_items)
+        self._acc = self._new_accumulator()
         # Wire type -> constructor. A WebSocket lane's stream gets the WebSocket table (its
         # ``error`` event has another shape); see ResponsesConnection.
         self._builders: dict[object, Callable[[dict[str, Any]], Any]] = _BUILDERS
