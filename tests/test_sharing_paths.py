@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any
 
@@ -169,6 +170,66 @@ def test_a_kept_needle_and_profile_find_what_a_fresh_search_finds(
     assert shared >= 1 + repeats  # every occurrence in the API's form
     assert _identical(first, copy) == _identical(again, copy) == shared
     assert list(profiles) == [id(copy)]
-    kept, profile, needle = profiles[id(copy)]
+    kept, profile, needle, proof = profiles[id(copy)]
     assert kept is copy and profile == _base._profile(copy)  # pyright: ignore[reportPrivateUsage]
     assert needle == b'"' + _base._utf8_json(copy[:64], True)  # pyright: ignore[reportPrivateUsage]
+    assert proof is None  # kept only when another large event may follow (found=...)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    value=strings,
+    pad=st.integers(0, 70),
+    before=st.sampled_from(["", " ", "x"]),
+    flip=st.integers(0, 200),
+    ascii_too=st.booleans(),
+    ascii_first=st.booleans(),
+)
+def test_a_kept_proof_finds_what_a_fresh_search_finds(
+    value: str, pad: int, before: str, flip: int, ascii_too: bool, ascii_first: bool
+) -> None:
+    # An event that may be followed (found=[...]) keeps the proof (length, SHA-256) of the bytes
+    # a held string matched; the next event's bytes are checked by it. On the next event, the
+    # same string elsewhere, or the string with one byte of one occurrence changed: the result
+    # is json.loads' and shares exactly what a search without anything kept shares. (The first
+    # event may hold the string in the ASCII-escaped form only: no proof is kept of that form.)
+    held = "p" * pad + value
+    try:
+        held.encode()
+    except UnicodeEncodeError:  # a lone surrogate: never in UTF-8 data
+        return
+    copy = "".join(["", held])
+    form = json.dumps(held, ensure_ascii=False)
+    profiles: _base.Profiles = {}
+    data = f'{{"type":"t","v":{json.dumps(held, ensure_ascii=ascii_first)}}}'.encode()
+    first = load_sharing(data, [copy], stdlib_loads, None, profiles, found=[])
+    if first is None:
+        return
+    assert first == json.loads(data) and first["v"] is copy
+    if not ascii_first:
+        kept = profiles[id(copy)]
+        assert kept[3] == (len(form.encode()) - 2, hashlib.sha256(form.encode()[1:-1]).digest())
+    nexts = [f'{{"type":"u","w":[{before}{form},{form}]}}'.encode()]
+    raw = form.encode()
+    i = 1 + flip % max(1, len(raw) - 2)  # inside the token, between its quotes
+    nexts.append(
+        f'{{"type":"u","w":[{before}'.encode()
+        + raw[:i]
+        + bytes([raw[i] ^ 1])
+        + raw[i + 1 :]
+        + b"]}"
+    )
+    if ascii_too:
+        nexts = [n[:-1] + b',"a":' + json.dumps(held).encode() + b"}" for n in nexts]
+    for later in nexts:
+        try:  # what the streams decode (invalid UTF-8 replaced)
+            expected = json.loads(later.decode("utf-8", "replace"))
+        except ValueError:
+            expected = None
+        fresh = load_sharing(later, [copy], stdlib_loads, None, None)
+        kept_result = load_sharing(later, [copy], stdlib_loads, None, dict(profiles))
+        assert (fresh is None) == (kept_result is None)
+        if fresh is not None:
+            assert expected is not None
+            assert fresh == expected and kept_result == expected
+            assert _identical(kept_result, copy) == _identical(fresh, copy)
