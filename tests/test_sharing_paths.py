@@ -136,6 +136,17 @@ def _identical(tree: Any, value: str) -> int:
     return count
 
 
+def _held(pad: int, value: str) -> str | None:
+    """A held string of at least *pad* characters ending with *value*; None if it cannot be in
+    UTF-8 data (a lone surrogate)."""
+    held = "p" * pad + value
+    try:
+        held.encode()
+    except UnicodeEncodeError:
+        return None
+    return held
+
+
 @settings(max_examples=300, deadline=None)
 @given(value=strings, pad=st.integers(0, 70), repeats=st.integers(1, 3), ascii_too=st.booleans())
 def test_a_kept_needle_and_profile_find_what_a_fresh_search_finds(
@@ -144,10 +155,8 @@ def test_a_kept_needle_and_profile_find_what_a_fresh_search_finds(
     # The stream keeps each held string's needle and profile (_profile_of) for the next event;
     # after a match the search goes on past its closing quote. Every occurrence as a value is
     # still found: side by side in a list, and in the other JSON form.
-    held = "p" * pad + value
-    try:
-        held.encode()
-    except UnicodeEncodeError:  # a lone surrogate: never in UTF-8 data
+    held = _held(pad, value)
+    if held is None:
         return
     doc: dict[str, Any] = {"type": "t", "v": held, "n": [held] * repeats + ["x"]}
     data = json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode()
@@ -193,10 +202,8 @@ def test_a_kept_proof_finds_what_a_fresh_search_finds(
     # same string elsewhere, or the string with one byte of one occurrence changed: the result
     # is json.loads' and shares exactly what a search without anything kept shares. (The first
     # event may hold the string in the ASCII-escaped form only: no proof is kept of that form.)
-    held = "p" * pad + value
-    try:
-        held.encode()
-    except UnicodeEncodeError:  # a lone surrogate: never in UTF-8 data
+    held = _held(pad, value)
+    if held is None:
         return
     copy = "".join(["", held])
     form = json.dumps(held, ensure_ascii=False)
