@@ -19,7 +19,7 @@ from itertools import repeat
 from typing import Any
 
 from ._errors import LocalProtocolError, ProtocolError
-from ._sse_lines import TYPE_CACHE_SIZE, LineMachine, ServerSentEvent
+from ._sse_lines import TYPE_CACHE_BYTES, TYPE_CACHE_SIZE, LineMachine, ServerSentEvent
 
 __all__ = ["DEFAULT_MAX_EVENT_SIZE", "SSEDecoder", "ServerSentEvent"]
 
@@ -41,26 +41,8 @@ _LINE_END = re.compile(rb"(\r\n|\r|\n)")
 _HOLD_MAX = 8 * 1024
 
 
-#: Chunks longer than this are cut into blocks by :func:`_split_blocks`.
-_SPLIT_BY_FIND = 64 * 1024
-
-
-def _split_blocks(data: bytes) -> list[bytes]:
-    """``data.split(b"\\n\\n")``, finding each line feed with ``find`` (memchr: much faster than
-    split's two-byte search where line feeds are few, as in a chunk holding a large event)."""
-    pieces: list[bytes] = []
-    find = data.find
-    start = 0
-    at = find(b"\n")
-    while at >= 0:
-        if data[at + 1 : at + 2] == b"\n":
-            pieces.append(data[start:at])
-            start = at + 2
-            at = find(b"\n", start)
-        else:
-            at = find(b"\n", at + 1)
-    pieces.append(data[start:])
-    return pieces
+# The head of a block of one "data: " line (see SSEDecoder._blocks).
+_DATA_ONLY = (b"data: ", "message", 6)
 
 
 def _completed(line: bytearray) -> bytes | bytearray:
@@ -125,6 +107,7 @@ class SSEDecoder(LineMachine):
         "_line",
         "_line_start",
         "_pending_error",
+        "_shape",
         "_skip_lf",
         "_slow",
         "closed",
@@ -143,12 +126,13 @@ class SSEDecoder(LineMachine):
         # The open (unterminated) line, unless it is a comment, which is never buffered.
         self._line = bytearray()
         # The start of a block begun in an earlier chunk, kept as received instead of fed to
-        # the line machine, when it is an "event: " line and the start of a "data: " line (or
-        # that line's start alone), without CR, shorter than _HOLD_MAX and the limit: what the
-        # OpenAI API sends, cut by a chunk boundary. The chunk that ends it is read as if the
-        # held bytes began it, so the whole block takes the block fast path (_blocks) instead
-        # of the line machine. Holding them changes nothing observable: such lines only set the
-        # block's own buffers, and the bytes held count at least what the limit counts.
+        # the line machine, when its complete lines (at most two) are "event: " or "data: "
+        # lines and it has no CR and is shorter than _HOLD_MAX and the limit (_holds): what the
+        # OpenAI API sends, cut by chunk boundaries, however small. The chunk that ends it is
+        # read as if the held bytes began it, so the whole block takes the block fast path
+        # (_blocks) instead of the line machine. Holding them changes nothing observable: such
+        # lines only set the block's own buffers, and the bytes held count at least what the
+        # limit counts.
         # None when nothing is held; the open line, comment state and block buffers are then
         # empty (the block starts at _line_start).
         self._held: bytearray | None = None
@@ -162,6 +146,8 @@ class SSEDecoder(LineMachine):
         self._head: bytes | None = b""
         # The same for whole "event: <type>" lines (the block path), keyed with their prefix.
         self._heads: dict[bytes, str] = {}
+        # The head of the last block read whole (see _blocks): its bytes, event type, length.
+        self._shape = _DATA_ONLY
         self._pending_error: ProtocolError | None = None
         self._broken: str | None = None
         # False when feed_raw() may take its shortcut: not closed or failed, BOM decided, no LF to
@@ -327,9 +313,15 @@ class SSEDecoder(LineMachine):
                 return []
         held = self._held
         if held is not None:
-            # Read the chunk as if the held start of its block began it (see _held).
+            # Read the chunk as if the held start of its block began it (see _held). A chunk
+            # that ends a line of it but not the block (small chunks) is held with it, at most
+            # twice per block (two line ends), so each byte is copied a bounded number of times.
             self._held = None
-            data = bytes(held) + data
+            held += data
+            if _CR not in data and self._holds(held):
+                self._held = held
+                return []
+            data = bytes(held)
             n = len(data)
         base = self.offset - n  # absolute offset of data[0]
         i = 0
@@ -362,7 +354,7 @@ class SSEDecoder(LineMachine):
             # least one blank line in the chunk. Whole blocks are read at once (_blocks).
             end = data.rfind(b"\n\n")
             if end >= 0:
-                return self._blocks(data, base, full)
+                return self._blocks(data, base, end, full)
         if cr < 0:
             # Common case: LF-only line endings, split at C speed.
             # Splitting the whole chunk avoids copying it into a slice first.
@@ -434,32 +426,29 @@ class SSEDecoder(LineMachine):
             del held[: lf + 1]
         self._line = held
 
-    def _blocks(self, data: bytes, base: int, full: bool) -> list[Any]:
-        """Feed an LF-only chunk that holds at least one blank line (``data[0]`` at *base*).
+    def _blocks(self, data: bytes, base: int, end: int, full: bool) -> list[Any]:
+        """Feed an LF-only chunk whose last blank line starts at *end* (``data[0]`` at *base*).
 
-        The chunk is cut on blank lines once; each complete block that is exactly
-        ``event: <type>\\ndata: <payload>`` or ``data: <payload>`` (what the OpenAI API sends) is
-        dispatched straight from its bytes, without the line-by-line loop. Everything else (the
-        rest of a block begun in an earlier chunk, comments, ``id:``/``retry:`` fields, several
-        ``data:`` lines, a field without its space, extra blank lines, a block longer than the
-        limit) goes through :meth:`_lines`, so the result is the line machine's, whatever the
-        chunking. The part after the last blank line opens the next block, as in :meth:`_feed`.
+        Each complete block that is exactly ``event: <type>\\ndata: <payload>`` or
+        ``data: <payload>`` (what the OpenAI API sends) is dispatched straight from the chunk's
+        bytes, without the line-by-line loop. Everything else (the rest of a block begun in an
+        earlier chunk, comments, ``id:``/``retry:`` fields, several ``data:`` lines, a field
+        without its space, extra blank lines, a block longer than the limit) goes through
+        :meth:`_lines`, so the result is the line machine's, whatever the chunking. Blocks are
+        cut as ``data.split(b"\\n\\n")`` would cut them. The part after the last blank line
+        opens the next block, as in :meth:`_feed`.
         """
-        # A chunk holding a large event is cut with memchr-speed finds of its line feeds:
-        # split() searches for the two-byte separator at about a nanosecond per byte, as much
-        # as decoding the JSON of a 0.1 MB event (issue 21).
-        pieces = _split_blocks(data) if len(data) > _SPLIT_BY_FIND else data.split(b"\n\n")
-        tail = pieces.pop()  # after the last blank line: the start of the next block
         out: list[Any] = []
         append = out.append
-        pos = base
+        find = data.find
+        pos = 0
         lines: list[bytes]
         if self._line or self._in_comment or self._block_start >= 0:
             # A block (or line) begun in an earlier chunk: its end takes the line machine, which
             # also joins the open line and checks the limit. Its last line and the blank line:
-            lines = pieces[0].split(b"\n")
+            first = find(b"\n\n")
+            lines = data[:first].split(b"\n")
             lines.append(b"")
-            first = len(pieces[0])
             line_pos = self._line_start
             if self._in_comment:
                 # The rest of a comment line: one comment line, as in _feed.
@@ -477,90 +466,125 @@ class SSEDecoder(LineMachine):
             error = self._lines(lines, repeat(1), line_pos, full, out)
             if error is not None:
                 return self._fail(error, out)
-            pos += first + 2
-            del pieces[0]
+            pos = first + 2
         # From here on every block starts at a block boundary: no open line, nothing buffered.
-        limit = self._limit
-        heads = self._heads
+        # One pass of finds over the chunk: a block's head (its "event: " line and "data: ", or
+        # "data: " alone) is matched with the last one met, its payload ends at the next LF
+        # (memchr), and an LF right after that ends the block. The payload is the one copy made.
         id_buf = self._id_buf
         keep = self._keep_bytes
         big = self._bytes_over
-        # Only a chunk longer than that can hold a whole block with such data: one test per
-        # chunk keeps the per-event cost of the common case unchanged.
+        # Only a chunk longer than these can hold a whole block with such data, or a block past
+        # the limit: one test per chunk keeps the per-event cost of the common case unchanged.
         huge = len(data) > big
-        for block in pieces:
-            n = len(block)
-            # A block no longer than the limit cannot take its event past it (line ends count
-            # towards n but not towards the limit); a longer one takes the line machine's check.
-            if n <= limit:
-                # One C call cuts the commonest shape; the checks then make sure that it is
-                # exactly two lines.
-                head, sep, payload = block.partition(b"\ndata: ")
-                if sep:
-                    # A cached head was checked to be one whole "event: " line when first met.
-                    event = heads.get(head)
-                    if event is None and head.startswith(b"event: ") and head.find(_LF) < 0:
-                        event = head[7:].decode("utf-8", "replace") or "message"
-                        if len(heads) < TYPE_CACHE_SIZE:
-                            heads[head] = event
-                    if payload.find(_LF) >= 0:
-                        event = None  # more lines than two: the line machine
-                elif block.startswith(b"data: ") and block.find(_LF) < 0:
-                    event, payload = "message", block[6:]
+        limit = self._limit if len(data) > self._limit else -1
+        starts = data.startswith
+        head, event, skip = self._shape
+        while pos <= end:  # a blank line at or after pos: a complete block starts at pos
+            if starts(head, pos):
+                at = find(b"\n", pos + skip)
+            elif data[pos] == 10:
+                # A blank line where a block starts changes nothing: no data is buffered, and
+                # the last event ID is already the ID buffer (set by the blank line before).
+                pos += 1
+                continue
+            elif (shape := self._shape_at(data, pos)) is not None:
+                head, event, skip = self._shape = shape
+                at = find(b"\n", pos + skip)
+            else:
+                at = -1
+            # data[end] is an LF at or after pos + skip (a head holds no blank line): at <= end.
+            if at >= 0 and data[at + 1] == 10 and (limit < 0 or at - pos <= limit):
+                payload = data[pos + skip : at]
+                if keep:
+                    append((event, payload, base + pos))
+                elif full:
+                    append(ServerSentEvent(event, payload.decode("utf-8", "replace"), id_buf, None))
                 else:
-                    event = None
-                if event is not None:
-                    if full:
-                        text = payload.decode("utf-8", "replace")
-                        append(ServerSentEvent(event, text, id_buf, None))
-                    else:
-                        append(
-                            (
-                                event,
-                                payload
-                                if keep or (huge and len(payload) > big)
-                                else payload.decode("utf-8", "replace"),
-                                pos,
-                            )
+                    append(
+                        (
+                            event,
+                            payload
+                            if huge and len(payload) > big
+                            else payload.decode("utf-8", "replace"),
+                            base + pos,
                         )
-                    pos += n + 2
-                    continue
-            lines = block.split(b"\n")
+                    )
+                pos = at + 2
+                continue
+            # Any other block: the line machine, from its start to the next blank line (found
+            # LF by LF with memchr, not with a two-byte search: the lines are split anyway).
+            if at < 0:
+                at = find(b"\n", pos)
+            while data[at + 1] != 10:
+                at = find(b"\n", at + 1)
+            lines = data[pos:at].split(b"\n")
             lines.append(b"")
-            error = self._lines(lines, repeat(1), pos, full, out)
+            error = self._lines(lines, repeat(1), base + pos, full, out)
             if error is not None:
                 return self._fail(error, out)
             id_buf = self._id_buf
-            pos += n + 2
+            pos = at + 2
         # Every blank line sets the last event ID from the ID buffer (WHATWG §9.2.6).
         self.last_event_id = id_buf
         # The tail opens the next block: its complete lines (if any) take the line machine.
-        self._line_start = pos
-        if not tail:
+        self._line_start = start = base + pos
+        if pos == len(data):
             return out
-        if (
-            len(tail) <= self._hold_max
-            and (tail.startswith(b"event: ") or tail.startswith(b"data: "))
-            and tail.count(_LF) <= 1
-        ):
+        tail = data[pos:]
+        if self._holds(tail):
             self._held = bytearray(tail)  # see _held: the chunk is LF-only (no CR)
             return out
         lf = tail.rfind(_LF)
         if lf >= 0:
             lines = tail[:lf].split(b"\n")
-            error = self._lines(lines, repeat(1), pos, full, out)
+            error = self._lines(lines, repeat(1), start, full, out)
             if error is not None:
                 return self._fail(error, out)
-            pos += lf + 1
-            self._line_start = pos
+            start += lf + 1
+            self._line_start = start
             if lf + 1 == len(tail):
                 return out
         rest = tail[lf + 1 :] if lf >= 0 else tail
         if rest[0] == _COLON:
             self._in_comment = True
         elif self._block_size + len(rest) > self._limit:
-            bstart = self._block_start if self._block_start >= 0 else pos
+            bstart = self._block_start if self._block_start >= 0 else start
             return self._fail(self._too_large(bstart), out)
         else:
             self._line = bytearray(rest)
         return out
+
+    def _shape_at(self, data: bytes, pos: int) -> tuple[bytes, str, int] | None:
+        """The head of the block at *pos* if it is ``event: <type>\\ndata: `` or ``data: ``:
+        the head's bytes, the event type, the head's length (see :meth:`_blocks`)."""
+        if data.startswith(b"data: ", pos):
+            return _DATA_ONLY
+        if not data.startswith(b"event: ", pos):
+            return None
+        lf = data.find(b"\n", pos)
+        if lf - pos - 7 > TYPE_CACHE_BYTES or not data.startswith(b"data: ", lf + 1):
+            return None  # (a longer type takes the line machine: the caches stay small)
+        line = data[pos:lf]
+        heads = self._heads
+        event = heads.get(line)
+        if event is None:
+            event = line[7:].decode("utf-8", "replace") or "message"
+            if len(heads) < TYPE_CACHE_SIZE:
+                heads[line] = event
+        return data[pos : lf + 7], event, lf + 7 - pos
+
+    def _holds(self, start: bytes | bytearray) -> bool:
+        """Whether *start*, the start of a block (no CR), may be held (see _held): up to two
+        lines begun, each an ``event: `` or ``data: `` line (or, open, the start of one), the
+        second one, while open, anything. So no blank line: the block is not complete."""
+        if len(start) > self._hold_max:
+            return False
+        if not (start.startswith(b"event: ") or start.startswith(b"data: ")):
+            return len(start) < 7 and (b"event: ".startswith(start) or b"data: ".startswith(start))
+        lf = start.find(_LF)
+        if lf < 0 or (second := start.find(_LF, lf + 1)) < 0:
+            return True
+        return start.find(_LF, second + 1) < 0 and (
+            start.startswith(b"data: ", lf + 1) or start.startswith(b"event: ", lf + 1)
+        )

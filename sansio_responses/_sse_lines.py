@@ -19,7 +19,7 @@ import attrs
 
 from ._errors import EventTooLarge, ProtocolError
 
-__all__ = ["TYPE_CACHE_SIZE", "LineMachine", "ServerSentEvent"]
+__all__ = ["TYPE_CACHE_BYTES", "TYPE_CACHE_SIZE", "LineMachine", "ServerSentEvent"]
 
 # A retry value is "only ASCII digits"; CPython refuses int() on > 4300 digits, and anything past
 # 10 significant digits (~115 days in milliseconds) is not a meaningful reconnection time: ignored.
@@ -29,6 +29,9 @@ _MAX_RETRY_DIGITS = 10
 _COMPACT_EVERY = 64 * 1024
 # Event types are few and repeated: cache their decoded (and thus shared) strings, bounded.
 TYPE_CACHE_SIZE = 256
+# ... of at most this many bytes each (a type is a few dozen bytes; the cache stays under 64 KiB
+# plus the strings' headers, whatever types a server sends).
+TYPE_CACHE_BYTES = 256
 
 
 @attrs.frozen
@@ -228,7 +231,7 @@ class LineMachine:
                         event = types.get(etype)
                         if event is None:
                             event = etype.decode("utf-8", "replace")
-                            if len(types) < TYPE_CACHE_SIZE:
+                            if len(types) < TYPE_CACHE_SIZE and len(etype) <= TYPE_CACHE_BYTES:
                                 types[etype] = event
                     else:
                         event = "message"

@@ -4,8 +4,6 @@
   (``_profile``), instead of the JSON encoder's passes: on any string and any data around it,
   the answer is the general comparison's.
 - ``too_deep`` with a budget answers as without one, or says it does not know.
-- A chunk holding a large event is cut into blocks with ``find`` (``_split_blocks``): the same
-  pieces as ``split``.
 - ``load_sharing`` looks for escaped NULs (its placeholders' mark) only in what it decodes: a
   held string holding one is still shared, a decoded string holding one still refuses sharing
   on the placeholder path (the in-order path, ``tests/test_in_order.py``, has no such mark).
@@ -22,7 +20,6 @@ from hypothesis import strategies as st
 
 from sansio_responses import _base
 from sansio_responses._base import load_sharing, stdlib_loads, too_deep
-from sansio_responses._sse import _split_blocks  # pyright: ignore[reportPrivateUsage]
 
 # Characters that need each kind of escape, non-ASCII of every width, and lone surrogates.
 ALPHABET = st.sampled_from(
@@ -110,16 +107,6 @@ def test_a_decoded_string_holding_an_escaped_nul_refuses_the_placeholder_path() 
             # ... unless the rest holds a NaN too: then the placeholder path decides
             data = json.dumps({**doc, "nan": "NaN"}, ensure_ascii=False).encode()
             assert load_sharing(data, [HELD], stdlib_loads) is None
-
-
-@given(
-    data=st.lists(st.sampled_from([b"\n", b"\n\n", b"x", b"data: {}", b"\r"]), max_size=30).map(
-        b"".join
-    )
-)
-def test_blocks_cut_by_find_are_split_s(data: bytes) -> None:
-    assert _split_blocks(data) == data.split(b"\n\n")
-    assert _split_blocks(data + b"y" * 10) == (data + b"y" * 10).split(b"\n\n")
 
 
 def _identical(tree: Any, value: str) -> int:

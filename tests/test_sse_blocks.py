@@ -167,3 +167,38 @@ def test_comments_between_blocks_keep_their_order() -> None:
         ("message", "3"),
     ]
     assert decoder.comments == 3
+
+
+def test_the_type_caches_stay_small_whatever_the_types() -> None:
+    # Event types are cached by the block path (with their "event: " line) and by the line
+    # machine; a server sending many long distinct types must not grow them past 256 entries of
+    # 256 bytes (the types still decode, from the bytes each time).
+    for tail in (b"", b"\nid: 1"):  # the block path, then the line machine
+        decoder = SSEDecoder()
+        body = b"".join(
+            b"event: %d%s\ndata: 1%s\n\n" % (n, b"t" * (n * 7), tail) for n in range(300)
+        )
+        events = decoder.feed_raw(body)
+        assert [e[0] for e in events] == [f"{n}{'t' * (n * 7)}" for n in range(300)]
+        caches = decoder._heads, decoder._types  # pyright: ignore[reportPrivateUsage]
+        assert all(len(cache) <= 256 and all(len(k) <= 263 for k in cache) for cache in caches)
+        assert caches[0] or caches[1]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    pieces=st.lists(
+        st.sampled_from(
+            [*_PIECES, b"data: " + b"x" * 70_000 + b"\n", b"event: " + b"t" * 300 + b"\n"]
+        ),
+        max_size=12,
+    ),
+    cut=st.integers(0, 80_000),
+)
+def test_chunks_holding_large_blocks_read_as_the_whatwg_transcription(
+    pieces: list[bytes], cut: int
+) -> None:
+    # Payloads and type lines past the block path's caches and past 64 KiB, whole or cut once.
+    body = b"".join(pieces)
+    for chunks in ([body], [body[:cut], body[cut:]]):
+        assert _run(chunks, None, raw=False)[0] == _reference(body)

@@ -111,3 +111,36 @@ def test_a_held_block_survives_close() -> None:
     decoder.close()
     assert decoder.discarded is not None
     assert (decoder.discarded.event, decoder.discarded.data) == ("b", '{"partial')
+
+
+# A block's start after a complete block, cut into three chunks at every pair of offsets: the
+# held start then meets each line end in a chunk of its own (held again, or not, by the line
+# rules) before the chunk that ends the block. Near misses: a comment or a retry line among the
+# held lines (reported or applied by the chunk that completes it), a third line, a blank line
+# right after a held line end, the start of a comment where a field name would be.
+_AFTER = [
+    b"event: a\ndata: 1\n\n",
+    b"event: a\n: note\ndata: 1\n\n",
+    b"event: a\nretry: 9\ndata: 1\n\n",
+    b"data: 1\ndata: 2\nevent: b\n\n",
+    b"event: a\ndata: 1\n\n\n",
+    b"ev: x\ndata: 1\n\n",
+    b":event\ndata: 1\n\n",
+    b"data: 1\n\nevent",
+]
+
+
+def test_every_three_way_split_after_a_block() -> None:
+    for after in _AFTER:
+        body = b"event: first\ndata: 0\n\n" + after
+        begin = body.index(after)
+        for i in range(begin + 1, len(body)):
+            for j in range(i, len(body)):
+                held = SSEDecoder(report_comments=True)
+                plain = SSEDecoder(report_comments=True)
+                plain._hold_max = -1  # pyright: ignore[reportPrivateUsage]
+                for chunk in (body[:i], body[i:j], body[j:]):
+                    assert _feed(held, chunk, False) == _feed(plain, chunk, False), (after, i, j)
+                held.close()
+                plain.close()
+                assert held.discarded == plain.discarded
