@@ -318,9 +318,16 @@ class SSEDecoder(LineMachine):
             # twice per block (two line ends), so each byte is copied a bounded number of times.
             self._held = None
             held += data
-            if _CR not in data and self._holds(held):
-                self._held = held
-                return []
+            if _CR not in data:
+                # Held bytes hold no CR and no blank line, nor is an LF to swallow: what _feed
+                # would find below is an LF-only chunk, whose last blank line is in these bytes.
+                end = held.rfind(b"\n\n", len(held) - n - 1)
+                if end >= 0:
+                    data = bytes(held)
+                    return self._blocks(data, self.offset - len(data), end, full)
+                if self._holds(held):
+                    self._held = held
+                    return []
             data = bytes(held)
             n = len(data)
         base = self.offset - n  # absolute offset of data[0]
