@@ -191,9 +191,17 @@ def test_the_terminal_response_holds_the_items_of_the_done_events() -> None:
     events = stream.feed(data)
     item_done: Any = next(e for e in events if e.type == "response.output_item.done")
     part_done: Any = next(e for e in events if e.type == "response.content_part.done")
+    text_done: Any = next(e for e in events if e.type == "response.output_text.done")
+    # The logprobs the deltas brought are one held span (_responses/logprobs.py), offered to
+    # each large event after the .done one: one list in every event and in the response.
+    logprobs = text_done.logprobs
     item = item_done._data["item"]  # pyright: ignore[reportPrivateUsage]
-    assert item["content"][0] is part_done._data["part"]  # pyright: ignore[reportPrivateUsage]
+    assert item["content"][0] == part_done._data["part"]  # pyright: ignore[reportPrivateUsage]
+    assert item["content"][0]["logprobs"] is logprobs
+    assert part_done._data["part"]["logprobs"] is logprobs  # pyright: ignore[reportPrivateUsage]
     terminal: Any = stream.terminal_event
     assert terminal is not None
-    assert terminal._data["response"]["output"][0] is item  # pyright: ignore[reportPrivateUsage]
+    assert terminal._data["response"]["output"][0] == item  # pyright: ignore[reportPrivateUsage]
+    output = terminal._data["response"]["output"]  # pyright: ignore[reportPrivateUsage]
+    assert output[0]["content"][0]["logprobs"] is logprobs
     assert stream._spans == []  # pyright: ignore[reportPrivateUsage]  # dropped at the end

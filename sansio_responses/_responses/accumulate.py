@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from .._json.structured import LazyJSON
 from .builders import Sparse, Text, materialize
 from .items import OutputItems, _sparse  # pyright: ignore[reportPrivateUsage]
+from .logprobs import add_entries
 
 if TYPE_CHECKING:
     from .._base import JSONValue
@@ -371,6 +372,12 @@ class Accumulator(OutputItems):
         """The partial JSON of the output text most recently extended, when tracked as JSON."""
         return None if self._last_json_text is None else self._last_json_text.json
 
+    #: The JSON text of the logprobs of the text delta being applied, when the stream read it
+    #: apart (``logprobs.split_logprobs``): kept instead of the entries (see ``add_entries``);
+    #: read by orjson if ``entries_orjson``.
+    entries_text: Any = None
+    entries_orjson = False
+
     def text_delta(self, event: dict[str, Any], parsed: Any = None) -> Text | None:
         """Apply a ``response.output_text.delta`` (the hot path: called directly by the stream).
 
@@ -406,11 +413,7 @@ class Accumulator(OutputItems):
         if type(delta) is str:
             text.append(delta)
         if logprobs:
-            existing: JSONValue = part.get("logprobs")
-            if type(existing) is list:
-                existing.extend(logprobs)
-            else:
-                part["logprobs"] = list(logprobs)
+            add_entries(part, logprobs, self.entries_text, self.entries_orjson)
         return text
 
     def _finish(

@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .._json.structured import LazyJSON
+from .logprobs import Logprobs
 from .models import copy_tree
 
 __all__ = ["Sparse", "Text", "clone", "materialize"]
@@ -238,6 +239,8 @@ def _materialize(value: Any) -> Any:
         return value.value()
     if t is Sparse:
         return [_materialize(v) for v in value.values()]
+    if t is Logprobs:  # a text part's logprobs, as the deltas brought them (logprobs.py)
+        return [_materialize(v) for v in value.value()]
     return value
 
 
@@ -246,7 +249,10 @@ def _leaf_value(value: Any) -> Any:
 
 
 def _sparse_values(value: Any) -> list[Any] | None:
-    return value.values() if type(value) is Sparse else None
+    t = type(value)  # pyright: ignore[reportUnknownVariableType]
+    if t is Sparse:
+        return value.values()  # type: ignore[no-any-return]
+    return value.value() if t is Logprobs else None  # type: ignore[no-any-return]
 
 
 def clone(value: Any) -> Any:
@@ -256,6 +262,6 @@ def clone(value: Any) -> Any:
         return {k: clone(v) for k, v in value.items()}
     if t is list:
         return [clone(v) for v in value]
-    if t is Text or t is Sparse:
+    if t is Text or t is Sparse or t is Logprobs:
         return value.__deepcopy__({})
     return value

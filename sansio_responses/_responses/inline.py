@@ -23,7 +23,13 @@ from typing import Any, cast
 
 import attrs
 
-from .._base import BIG_EVENT_DATA, JSONValue
+from .._base import (
+    BIG_EVENT_DATA,
+    JSONValue,
+    Span,
+    _orjson_loads,  # pyright: ignore[reportPrivateUsage]
+    stdlib_loads,
+)
 from .._errors import ProtocolError
 from .accumulate import _EXTENDERS  # pyright: ignore[reportPrivateUsage]
 from .builders import _MERGE_EVERY  # pyright: ignore[reportPrivateUsage]
@@ -33,6 +39,7 @@ from .events import (
     ResponseTextDeltaEvent,
     _twin,  # pyright: ignore[reportPrivateUsage]
 )
+from .logprobs import Logprobs, add_entries, done_span, split_logprobs
 from .resume import ResumableStream
 
 __all__ = ["InlineFeed"]
@@ -79,13 +86,11 @@ def _own_keys(obj: dict[str, Any]) -> tuple[Any, str]:
     return operator.itemgetter(*(own.get(n, n) for n in names)), own.get("type", "type")
 
 
-def _extend_logprobs(part: dict[str, Any], logprobs: list[Any]) -> None:
-    """Add a text delta's logprobs to its part (as Accumulator.text_delta does)."""
-    existing: JSONValue = part.get("logprobs")
-    if type(existing) is list:
-        existing.extend(logprobs)
-    else:
-        part["logprobs"] = list(logprobs)
+# How the API writes the data of the event that repeats a text part's logprobs first.
+_DONE_HEAD = b'{"type":"response.output_text.done"'
+# ... and of a text delta.
+_TEXT_HEAD = '{"type":"response.output_text.delta"'
+_TEXT_HEAD_BYTES = _TEXT_HEAD.encode()
 
 
 class InlineFeed(ResumableStream):
@@ -98,6 +103,12 @@ class InlineFeed(ResumableStream):
     # went the general path (see _own_keys).
     _text_fields: Callable[[dict[str, Any]], tuple[Any, ...]] = _TEXT_FIELDS
     _type_key = "type"
+    # Whether text deltas' logprobs are kept as their JSON text (see logprobs.py): from the
+    # first delta that brings any, so that a stream without them pays nothing.
+    _split_logprobs = False
+    # The held span of a text part's logprobs (see logprobs.done_span), for each large event
+    # up to the terminal one.
+    _logprobs_span: Span | None = None
 
     def feed(self, data: bytes | bytearray | memoryview) -> list[ResponseStreamEvent]:
         """Feed the next piece of the response body; return the events it completed, in order.
@@ -147,6 +158,13 @@ class InlineFeed(ResumableStream):
         nxt = tracker.floor + 1 if tracker.last == tracker.floor else None
         k_item, k_output, k_content = acc.text_key or _NO_KEY
         part, text = acc.text_cache
+        # With the standard library's scanner or orjson itself (not a caller's decoder).
+        splits = scan is not None or loads is _orjson_loads
+        split = self._split_logprobs and splits
+        # Before the first text delta with logprobs: those that take the general path (the
+        # first of each part) are read apart too (its texts then hold the whole array).
+        text_head = _TEXT_HEAD if scan is not None else _TEXT_HEAD_BYTES
+        entries_text: Any = None
         for event_type, payload, offset in raw:
             if not event_type:
                 self._on_comment()
@@ -154,18 +172,27 @@ class InlineFeed(ResumableStream):
             obj: JSONValue
             size = len(payload)
             checked = False
+            entries_text = None
             if size > BIG_EVENT_DATA:
                 obj = self._load_big_or_none(payload)
             else:
-                try:
-                    if scan is None:
-                        obj = loads(payload)
-                    else:
-                        obj, end = scan(payload, 0)
-                        if end != size:
-                            obj = loads(payload)  # its error
-                except (ValueError, RecursionError, StopIteration):
-                    obj = None
+                got = (
+                    split_logprobs(payload, scan)
+                    if (split or (k_item is _NOTHING and splits and payload.startswith(text_head)))
+                    else None
+                )
+                if got is not None:
+                    obj, entries_text = got
+                else:
+                    try:
+                        if scan is None:
+                            obj = loads(payload)
+                        else:
+                            obj, end = scan(payload, 0)
+                            if end != size:
+                                obj = loads(payload)  # its error
+                    except (ValueError, RecursionError, StopIteration):
+                        obj = None
                 if type(obj) is dict and running:
                     if size > deep:  # as _on_decoded does, first
                         self._check_depth(obj, payload, offset)
@@ -206,7 +233,14 @@ class InlineFeed(ResumableStream):
                                 else:
                                     text.append(delta)
                                 if logprobs:
-                                    _extend_logprobs(part, logprobs)
+                                    if not split and splits:
+                                        # The first inline delta with logprobs: from now on
+                                        # every delta is read apart.
+                                        split = self._split_logprobs = True
+                                        got = split_logprobs(payload, scan)
+                                        if got is not None:
+                                            entries_text = got[1]
+                                    add_entries(part, logprobs, entries_text, scan is None)
                                 tracker.floor = tracker.last = seq
                                 nxt = seq + 1
                                 if events:
@@ -301,10 +335,16 @@ class InlineFeed(ResumableStream):
                                 event.__class__ = cls
                                 out.append(event)
                             continue
-            if checked:  # the general path, minus the depth check just made (a dict)
-                self._on_object(cast("dict[str, Any]", obj), payload, event_type, offset, out)
-            else:
-                self._on_decoded(obj, event_type, payload, offset, out)
+            if entries_text is not None:  # (a text delta read apart: see Accumulator.text_delta)
+                acc.entries_text = entries_text
+                acc.entries_orjson = scan is None
+            try:
+                if checked:  # the general path, minus the depth check just made (a dict)
+                    self._on_object(cast("dict[str, Any]", obj), payload, event_type, offset, out)
+                else:
+                    self._on_decoded(obj, event_type, payload, offset, out)
+            finally:
+                acc.entries_text = None
             tracker = self._seq
             acc = self._acc
             running = self.outcome is None and self._applied_any
@@ -319,6 +359,33 @@ class InlineFeed(ResumableStream):
             ):
                 # The first text delta applied: its keys are the decoder's (once per stream).
                 text_fields, type_key = self._text_fields, self._type_key = _own_keys(obj)
+
+    def _load_big(self, data: str | bytes | bytearray) -> Any:
+        """``EventStreamBase._load_big``, with the held span of a text part's logprobs: built
+        from the texts the deltas brought when the ``.done`` event comes (see
+        ``logprobs.done_span``), then offered to every large event up to the terminal one,
+        each of which repeats it. Such an event keeps no span of its own for the next one."""
+        if isinstance(data, str) or self._big_loads is not stdlib_loads:
+            return super()._load_big(data)
+        span = self._logprobs_span
+        if span is None:
+            held = self._acc.text_cache[0].get("logprobs")
+            if held.__class__ is Logprobs and data.startswith(_DONE_HEAD):  # type: ignore[arg-type]
+                span = self._logprobs_span = done_span(held, data)  # type: ignore[arg-type]
+            if span is None:
+                return super()._load_big(data)
+        self._spans.append(span)
+        self._keep_spans = False
+        try:
+            return super()._load_big(data)
+        finally:
+            del self._keep_spans
+            if data.startswith(self._last_heads):  # type: ignore[arg-type]
+                self._logprobs_span = None
+
+    def _drop_spans(self) -> None:
+        super()._drop_spans()
+        self._logprobs_span = None
 
     def _load_big_or_none(self, data: str | bytes | bytearray) -> JSONValue:
         try:

@@ -1,0 +1,247 @@
+"""A text part's ``logprobs``, kept as the JSON text the deltas brought until read (issue 21).
+
+With ``include=["message.output_text.logprobs"]`` every ``response.output_text.delta`` brings a
+few token entries (each an object holding lists and objects: about 13 containers a delta). Kept
+decoded in the accumulated part, they stay alive for the whole stream (5.85x the largest event
+on ``bench/shapes.py``'s text_logprobs stream), the garbage collector walks them at each of its
+older-generation passes, and the ``response.output_text.done`` event then decodes all of them a
+second time. Here the part holds a :class:`Logprobs`: the entries decoded so far (``items``,
+from the general path) followed by the JSON texts of the deltas' arrays (``raw``), decoded when
+the part is first materialised (a snapshot) with the decoder that decoded them in their events.
+
+:func:`split_logprobs` is how the inline text-delta path reads a delta's data: its ``logprobs``
+array and the rest are decoded apart, so the array's text is known exactly, at no more decoding
+than the whole (the event's fields are the same values). :func:`done_span` turns the held texts
+into one held span for the ``.done`` event (see ``_base.load_sharing``): where that event's data
+hold exactly those bytes as a value, the value is put in already decoded (decoded here piece by
+piece, so no ``str`` of the whole array exists at once), and never decoded from the event.
+
+Why the values are the same: a JSON text decodes the same wherever it stands (RFC 8259 section
+2), and the elements of several arrays joined with commas into one array are the same elements
+in the same order. tests/test_lazy_logprobs.py holds the two paths equal.
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from .._base import stdlib_loads
+
+__all__ = ["Logprobs", "add_entries", "done_span", "split_logprobs"]
+
+try:
+    _orjson: Any = importlib.import_module("orjson")
+except ImportError:  # pragma: no cover - orjson is optional
+    _orjson = None
+_orjson_loads: Callable[[Any], Any] | None = None if _orjson is None else _orjson.loads
+
+_scan_once: Callable[[str, int], tuple[Any, int]] = stdlib_loads.__globals__["_scan_once"]
+
+# Texts decoded in one call by a flush or a span's value: about this many bytes (the transient
+# text of each call stays small).
+_GROUP = 64 * 1024
+# The API writes the delta's fields in alphabetical order: what follows the logprobs array.
+_AFTER = (b',"obfuscation":', b',"output_index":')
+
+
+class Logprobs:
+    """The ``logprobs`` of a text part: :attr:`items` (decoded) then :attr:`raw` (the JSON texts
+    of non-empty arrays, not decoded yet), read by orjson when :attr:`orjson` (as the deltas
+    were), else by the standard library's scanner."""
+
+    __slots__ = ("items", "joined", "lock", "orjson", "raw")
+
+    def __init__(self, items: list[Any], orjson: bool = False) -> None:
+        self.items = items
+        self.raw: list[Any] = []
+        self.orjson = orjson
+        #: True once :attr:`raw` is one ``bytes`` array (see :func:`done_span`).
+        self.joined = False
+        # A snapshot may be taken in another thread while the stream is fed: a flush and an add
+        # must not interleave (a text added between the decode and the reset would be lost).
+        self.lock = threading.Lock()
+
+    def add(self, text: Any) -> None:
+        """Keep *text*, the JSON text of a non-empty array of entries, after those so far."""
+        with self.lock:
+            self.raw.append(text)
+
+    def extend(self, entries: list[Any]) -> None:
+        """Add decoded *entries* after those so far."""
+        with self.lock:
+            if self.raw:
+                self._flush()
+            self.items.extend(entries)
+
+    def value(self) -> list[Any]:
+        """Every entry, decoded (the texts once: from then on they are kept decoded)."""
+        with self.lock:
+            if self.raw:
+                self._flush()
+            return self.items
+
+    def _flush(self) -> None:
+        raw = self.raw
+        if self.orjson:
+            inner = b",".join([t[1:-1] for t in raw])
+            self.items.extend(_orjson_loads(b"[" + inner + b"]"))  # type: ignore[misc]
+        else:
+            group: list[Any] = []
+            size = 0
+            for text in raw:
+                group.append(text)
+                size += len(text)
+                if size >= _GROUP:
+                    self.items.extend(_scan_texts(group))
+                    group = []
+                    size = 0
+            if group:
+                self.items.extend(_scan_texts(group))
+        self.raw = []
+        self.joined = False
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Logprobs:
+        from .builders import clone  # (builders imports this module)
+
+        return Logprobs(clone(self.value()), self.orjson)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Logprobs, (self.value(), self.orjson))
+
+
+def _scan_texts(texts: list[Any]) -> list[Any]:
+    """The elements of the arrays *texts* (``str``, or ``bytes`` read as UTF-8), by the standard
+    library's scanner, in one call."""
+    inner = [(t if t.__class__ is str else t.decode("utf-8", "replace"))[1:-1] for t in texts]
+    return _scan_once("[" + ",".join(inner) + "]", 0)[0]  # type: ignore[no-any-return]
+
+
+def split_logprobs(payload: Any, scan: Callable[[str, int], tuple[Any, int]] | None) -> Any:
+    """``(obj, text)``: a text delta's *payload* decoded (by *scan*, or by orjson for bytes) and
+    the text of its ``logprobs`` array, a slice of *payload`; ``None`` when that does not apply
+    (the caller decodes the payload as usual).
+
+    The array is decoded apart from the rest, where a ``0`` stands in for it, and then put in
+    its place: the same dict as decoding the whole, field order included. It applies only when
+    the array is certainly the object's ``logprobs`` field: the one ``"logprobs"`` token of the
+    data (a quote inside a string is escaped, so a string's content cannot hold one), written
+    with no escape (no ``\\u`` anywhere: a key spelt with escapes would be another token for
+    the same name), directly followed by ``:[``.
+    """
+    if scan is not None:
+        if payload.__class__ is not str:
+            return None
+        at = payload.find('"logprobs":[')
+        if at < 0 or payload[at + 12 : at + 13] == "]" or payload.count('"logprobs"') != 1 or payload.find("\\u") >= 0:
+            return None
+        start = at + 11
+        try:
+            entries, stop = scan(payload, start)
+            obj, end = scan(payload[:start] + "0" + payload[stop:], 0)
+        except (ValueError, RecursionError, StopIteration):
+            return None
+        if end != len(payload) - (stop - start) + 1:
+            return None
+    else:
+        if payload.__class__ is not bytes or _orjson_loads is None:
+            return None
+        at = payload.find(b'"logprobs":[')
+        if at < 0 or payload[at + 12 : at + 13] == b"]" or payload.count(b'"logprobs"') != 1 or payload.find(b"\\u") >= 0:
+            return None
+        start = at + 11
+        # orjson reads whole documents only: the array ends before the field the API writes
+        # next, and decoding the slice proves it (an array's text ends at its own bracket).
+        stop = -1
+        for after in _AFTER:
+            stop = payload.find(after, start)
+            if stop >= 0:
+                break
+        if stop < 0 or payload[stop - 1] != 0x5D:  # (the array's own "]", no space before)
+            return None
+        try:
+            entries = _orjson_loads(payload[start:stop])
+            obj = _orjson_loads(payload[:start] + b"0" + payload[stop:])
+        except ValueError:  # (orjson.JSONDecodeError)
+            return None
+    if obj.__class__ is not dict or obj.get("logprobs") != 0 or entries.__class__ is not list:
+        return None
+    obj["logprobs"] = entries
+    return obj, payload[start:stop]
+
+
+def add_entries(part: dict[str, Any], entries: list[Any], text: Any, orjson: bool) -> None:
+    """Add a text delta's *entries* (non-empty) to its *part*, as their JSON *text* when given
+    (see :func:`split_logprobs`), else decoded (as ``Accumulator.text_delta`` does)."""
+    held = part.get("logprobs")
+    if held.__class__ is not Logprobs:
+        if text is None:
+            if held.__class__ is list:
+                held.extend(entries)  # type: ignore[union-attr]
+            else:
+                part["logprobs"] = list(entries)
+            return
+        held = part["logprobs"] = Logprobs(held if held.__class__ is list else [], orjson)  # type: ignore[arg-type]
+    if text is None:
+        held.extend(entries)  # type: ignore[union-attr]
+    else:
+        held.add(text)  # type: ignore[union-attr]
+
+
+def _nesting(value: list[Any]) -> int:
+    """How many levels *value* (a list) nests, itself the first (as ``_base.load_sharing``
+    counts a span's levels)."""
+    levels = 0
+    layer: list[Any] = [value]
+    while layer:
+        levels += 1
+        below: list[Any] = []
+        for node in layer:
+            children = node.values() if node.__class__ is dict else node
+            kinds = set(map(type, children))
+            if dict in kinds or list in kinds:
+                below += [c for c in children if c.__class__ is dict or c.__class__ is list]
+        layer = below
+    return levels
+
+
+def done_span(held: Logprobs, data: bytes | bytearray) -> tuple[bytes, list[Any], int] | None:
+    """A held span for a large event's *data* (the ``.done`` event, repeating the part's
+    logprobs): the held texts as one array's bytes, its value (the standard library's, as a
+    large event is decoded) and its levels; ``None`` when the data do not hold those bytes, or
+    *held* has decoded entries or was joined already.
+
+    The texts are joined first and let go (one copy of them at a time), then the value is
+    decoded a group of texts at a time from the joined bytes: no ``str`` of the whole array
+    exists at once.
+    """
+    with held.lock:
+        raw = held.raw
+        if not raw or held.items or held.joined:
+            return None
+        inner = [t[1:-1] if t.__class__ is bytes else t[1:-1].encode("utf-8") for t in raw]
+        ends: list[int] = []  # where each group of texts ends in the joined bytes
+        at = 1
+        size = 0
+        for text in inner:
+            at += len(text) + 1
+            size += len(text)
+            if size >= _GROUP:
+                ends.append(at - 1)
+                size = 0
+        joined = b"[" + b",".join(inner) + b"]"
+        del inner, raw  # (the texts go with held.raw's old list)
+        if not ends or ends[-1] != len(joined) - 1:
+            ends.append(len(joined) - 1)
+        held.raw = [joined]
+        held.joined = True
+    if data.find(joined) < 0:
+        return None
+    value: list[Any] = []
+    start = 1
+    for end in ends:
+        value += _scan_once("[" + joined[start:end].decode("utf-8", "replace") + "]", 0)[0]
+        start = end + 1
+    return joined, value, _nesting(value)
