@@ -88,9 +88,6 @@ def _own_keys(obj: dict[str, Any]) -> tuple[Any, str]:
 
 # How the API writes the data of the event that repeats a text part's logprobs first.
 _DONE_HEAD = b'{"type":"response.output_text.done"'
-# ... and of a text delta.
-_TEXT_HEAD = '{"type":"response.output_text.delta"'
-_TEXT_HEAD_BYTES = _TEXT_HEAD.encode()
 
 
 class InlineFeed(ResumableStream):
@@ -161,9 +158,6 @@ class InlineFeed(ResumableStream):
         # With the standard library's scanner or orjson itself (not a caller's decoder).
         splits = scan is not None or loads is _orjson_loads
         split = self._split_logprobs and splits
-        # Before the first text delta with logprobs: those that take the general path (the
-        # first of each part) are read apart too (its texts then hold the whole array).
-        text_head = _TEXT_HEAD if scan is not None else _TEXT_HEAD_BYTES
         entries_text: Any = None
         for event_type, payload, offset in raw:
             if not event_type:
@@ -176,23 +170,17 @@ class InlineFeed(ResumableStream):
             if size > BIG_EVENT_DATA:
                 obj = self._load_big_or_none(payload)
             else:
-                got = (
-                    split_logprobs(payload, scan)
-                    if (split or (k_item is _NOTHING and splits and payload.startswith(text_head)))
-                    else None
-                )
-                if got is not None:
-                    obj, entries_text = got
-                else:
-                    try:
-                        if scan is None:
-                            obj = loads(payload)
-                        else:
-                            obj, end = scan(payload, 0)
-                            if end != size:
-                                obj = loads(payload)  # its error
-                    except (ValueError, RecursionError, StopIteration):
-                        obj = None
+                try:
+                    if split and (got := split_logprobs(payload, scan)) is not None:
+                        obj, entries_text = got
+                    elif scan is None:
+                        obj = loads(payload)
+                    else:
+                        obj, end = scan(payload, 0)
+                        if end != size:
+                            obj = loads(payload)  # its error
+                except (ValueError, RecursionError, StopIteration):
+                    obj = None
                 if type(obj) is dict and running:
                     if size > deep:  # as _on_decoded does, first
                         self._check_depth(obj, payload, offset)
@@ -335,6 +323,20 @@ class InlineFeed(ResumableStream):
                                 event.__class__ = cls
                                 out.append(event)
                             continue
+            if (
+                not split
+                and splits
+                and type(obj) is dict
+                and obj.get(type_key) == "response.output_text.delta"
+                and obj.get("logprobs")
+            ):
+                # The first text delta with logprobs (the general path takes the first of each
+                # part): read apart too, so that the texts hold the whole array; and from now
+                # on every event is.
+                split = self._split_logprobs = True
+                got = split_logprobs(payload, scan)
+                if got is not None:
+                    entries_text = got[1]
             if entries_text is not None:  # (a text delta read apart: see Accumulator.text_delta)
                 acc.entries_text = entries_text
                 acc.entries_orjson = scan is None
