@@ -252,7 +252,7 @@ def _sparse_values(value: Any) -> list[Any] | None:
     t = type(value)  # pyright: ignore[reportUnknownVariableType]
     if t is Sparse:
         return value.values()  # type: ignore[no-any-return]
-    return value.value() if t is Logprobs else None  # type: ignore[no-any-return]
+    return value.value() if t is Logprobs else None
 
 
 def clone(value: Any) -> Any:

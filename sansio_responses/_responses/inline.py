@@ -371,9 +371,9 @@ class InlineFeed(ResumableStream):
             return super()._load_big(data)
         span = self._logprobs_span
         if span is None:
-            held = self._acc.text_cache[0].get("logprobs")
-            if held.__class__ is Logprobs and data.startswith(_DONE_HEAD):  # type: ignore[arg-type]
-                span = self._logprobs_span = done_span(held, data)  # type: ignore[arg-type]
+            held: Any = self._acc.text_cache[0].get("logprobs")
+            if held.__class__ is Logprobs and data.startswith(_DONE_HEAD):
+                span = self._logprobs_span = done_span(held, data)
             if span is None:
                 return super()._load_big(data)
         self._spans.append(span)
@@ -382,7 +382,7 @@ class InlineFeed(ResumableStream):
             return super()._load_big(data)
         finally:
             del self._keep_spans
-            if data.startswith(self._last_heads):  # type: ignore[arg-type]
+            if data.startswith(self._last_heads):
                 self._logprobs_span = None
 
     def _drop_spans(self) -> None:

@@ -135,7 +135,12 @@ def split_logprobs(payload: Any, scan: Callable[[str, int], tuple[Any, int]] | N
         if payload.__class__ is not str:
             return None
         at = payload.find('"logprobs":[')
-        if at < 0 or payload[at + 12 : at + 13] == "]" or payload.count('"logprobs"') != 1 or payload.find("\\u") >= 0:
+        if (
+            at < 0
+            or payload[at + 12 : at + 13] == "]"
+            or payload.count('"logprobs"') != 1
+            or payload.find("\\u") >= 0
+        ):
             return None
         start = at + 11
         try:
@@ -149,7 +154,12 @@ def split_logprobs(payload: Any, scan: Callable[[str, int], tuple[Any, int]] | N
         if payload.__class__ is not bytes or _orjson_loads is None:
             return None
         at = payload.find(b'"logprobs":[')
-        if at < 0 or payload[at + 12 : at + 13] == b"]" or payload.count(b'"logprobs"') != 1 or payload.find(b"\\u") >= 0:
+        if (
+            at < 0
+            or payload[at + 12 : at + 13] == b"]"
+            or payload.count(b'"logprobs"') != 1
+            or payload.find(b"\\u") >= 0
+        ):
             return None
         start = at + 11
         # orjson reads whole documents only: the array ends before the field the API writes
@@ -175,19 +185,19 @@ def split_logprobs(payload: Any, scan: Callable[[str, int], tuple[Any, int]] | N
 def add_entries(part: dict[str, Any], entries: list[Any], text: Any, orjson: bool) -> None:
     """Add a text delta's *entries* (non-empty) to its *part*, as their JSON *text* when given
     (see :func:`split_logprobs`), else decoded (as ``Accumulator.text_delta`` does)."""
-    held = part.get("logprobs")
+    held: Any = part.get("logprobs")
     if held.__class__ is not Logprobs:
         if text is None:
             if held.__class__ is list:
-                held.extend(entries)  # type: ignore[union-attr]
+                held.extend(entries)
             else:
                 part["logprobs"] = list(entries)
             return
-        held = part["logprobs"] = Logprobs(held if held.__class__ is list else [], orjson)  # type: ignore[arg-type]
+        held = part["logprobs"] = Logprobs(held if held.__class__ is list else [], orjson)
     if text is None:
-        held.extend(entries)  # type: ignore[union-attr]
+        held.extend(entries)
     else:
-        held.add(text)  # type: ignore[union-attr]
+        held.add(text)
 
 
 def _nesting(value: list[Any]) -> int:
