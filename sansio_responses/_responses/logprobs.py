@@ -29,6 +29,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .._base import stdlib_loads
+from .models import copy_tree
 
 __all__ = ["Logprobs", "add_entries", "done_span", "split_logprobs"]
 
@@ -104,9 +105,12 @@ class Logprobs:
         self.joined = False
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Logprobs:
-        from .builders import clone  # (builders imports this module)
-
-        return Logprobs(clone(self.value()), self.orjson)
+        # The texts are shared (immutable), the decoded entries copied: nothing is decoded.
+        with self.lock:
+            copy = Logprobs(copy_tree(self.items), self.orjson)
+            copy.raw = list(self.raw)
+            copy.joined = self.joined
+        return copy
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (Logprobs, (self.value(), self.orjson))

@@ -17,6 +17,7 @@ from .._errors import RemoteProtocolError
 from .accumulate import Accumulator
 from .builders import Sparse, Text, clone
 from .events import ResponseStreamEvent
+from .logprobs import Logprobs
 
 if TYPE_CHECKING:
     from .stream import _Sequence  # pyright: ignore[reportPrivateUsage]
@@ -226,8 +227,8 @@ def _clone_iterative(value: Any) -> Any:
             copy.top = node.top
             copy.slots = target = dict.fromkeys(node.slots)
             children = node.slots.items()
-        else:  # Text copies itself without recursion; scalars are shared
-            parent[key] = node.__deepcopy__({}) if cls is Text else node
+        else:  # Text and Logprobs copy themselves without recursion; scalars are shared
+            parent[key] = node.__deepcopy__({}) if cls is Text or cls is Logprobs else node
             continue
         parent[key] = copy
         for k, child in children:
