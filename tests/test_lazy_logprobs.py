@@ -40,13 +40,18 @@ _REAL = (
     Path(__file__).parent
     / "data/real/responses-pydantic-ai-test_openai_instructions_with_responses_logprobs_streaming.sse"
 )
-_DECODERS = [None, json.loads]  # the default (orjson when installed) and the standard library
+_DECODERS = [None, json.loads]
+_SCAN: Any = json.JSONDecoder().scan_once  # type: ignore[attr-defined]  # the default (orjson when installed) and the standard library
+
+
+def _never(payload: Any, scan: Any) -> None:
+    return None  # the eager reference: no delta is read apart
 
 
 def _run(data: bytes, cuts: list[int], eager: bool, snapshots: bool = True, **options: Any) -> Any:
     with pytest.MonkeyPatch.context() as patched:
         if eager:
-            patched.setattr(inline, "split_logprobs", lambda payload, scan: None)
+            patched.setattr(inline, "split_logprobs", _never)
         stream = sr.ResponsesStream(**options)
         points = sorted({c % (len(data) + 1) for c in cuts} | {0, len(data)})
         seen: list[Any] = []
@@ -276,13 +281,11 @@ def test_done_span_refuses_what_it_cannot_prove() -> None:
 
 def test_split_logprobs_gives_the_whole_decode() -> None:
     payload = '{"a":"\\"logprobs\\"","logprobs":[{"t":"x","b":[1,2]}],"z":[{}]}'
-    obj, text = split_logprobs(payload, json.JSONDecoder().scan_once)
+    obj, text = split_logprobs(payload, _SCAN)
     assert obj == json.loads(payload)
     assert list(obj) == list(json.loads(payload))
     assert text == '[{"t":"x","b":[1,2]}]'
-    assert (
-        split_logprobs(payload.replace('"z"', '"logprobs"'), json.JSONDecoder().scan_once) is None
-    )
+    assert split_logprobs(payload.replace('"z"', '"logprobs"'), _SCAN) is None
 
 
 def test_the_holder_copies_pickles_and_keeps_order() -> None:
@@ -311,15 +314,18 @@ def test_snapshots_read_from_several_threads_decode_once() -> None:
             stream = sr.ResponsesStream(json_loads=json.loads)
             stream.feed(data[:cut])
             results: list[Any] = []
-            threads = [
-                threading.Thread(target=lambda: results.append(stream.snapshot().to_dict()))  # type: ignore[union-attr]
-                for _ in range(4)
-            ]
+
+            def read(stream: sr.ResponsesStream = stream, results: list[Any] = results) -> None:
+                snapshot = stream.snapshot()
+                results.append(None if snapshot is None else snapshot.to_dict())
+
+            threads = [threading.Thread(target=read) for _ in range(4)]
             for thread in threads:
                 thread.start()
             for thread in threads:
                 thread.join()
             assert results == [expected] * 4
-            assert stream.snapshot().to_dict() == expected  # type: ignore[union-attr]
+            last = stream.snapshot()
+            assert last is not None and last.to_dict() == expected
     finally:
         sys.setswitchinterval(interval)
