@@ -188,9 +188,12 @@ _KINDS = [
 def _edited(n: int, edits: list[tuple[int, str]]) -> bytes:
     lines = gen.generate("text_logprobs", n).data.split(b"\n")
     deltas = [i for i, line in enumerate(lines) if _DELTA.match(line)]
+    done: set[int] = set()
     for at, kind in edits:
         i = deltas[at % len(deltas)]
-        lines[i] = b"data: " + _edit_delta(lines[i][6:], kind)
+        if i not in done:  # (one edit a delta: an edit may leave data that are not JSON)
+            done.add(i)
+            lines[i] = b"data: " + _edit_delta(lines[i][6:], kind)
     return b"\n".join(lines)
 
 
