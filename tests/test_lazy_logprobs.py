@@ -155,6 +155,27 @@ def _edit_delta(payload: bytes, kind: str) -> bytes:
         return payload + b" x"
     if kind == "deep":
         return payload.replace(b'"logprobs":[{', b'"logprobs":[[[[[[[[{"d":1}]]]]]]]],{', 1)
+    if kind == "zero-and-nested":  # the first "logprobs":[ is not the field, which is 0
+        rest = {k: (0 if k == "logprobs" else v) for k, v in obj.items() if k != "type"}
+        edited = {
+            "type": obj["type"],
+            "x": {"logprobs": obj["logprobs"], "obfuscation": "o"},
+            **rest,
+        }
+        return json.dumps(edited, separators=(",", ":")).encode()
+    if kind == "escaped-zero-and-nested":  # ... and the field's key is spelt with an escape
+        rest = {k: v for k, v in obj.items() if k not in ("type", "logprobs")}
+        edited = {
+            "type": obj["type"],
+            "x": {"logprobs": obj["logprobs"], "obfuscation": "o"},
+            **rest,
+        }
+        head = json.dumps(edited, separators=(",", ":"))
+        return head[:-1].encode() + b',"log\\u0070robs":0}'
+    if kind == "escape-and-gap":  # the general path, not read apart, after one that was
+        obj["delta"] = "\u00e9" + obj["delta"]
+        obj["sequence_number"] += 1
+        return json.dumps(obj, separators=(",", ":"), ensure_ascii=True).encode()
     if kind == "no-obfuscation":
         return json.dumps({k: v for k, v in obj.items() if k != "obfuscation"}).encode()
     raise AssertionError(kind)
@@ -182,6 +203,9 @@ _KINDS = [
     "trailing",
     "deep",
     "no-obfuscation",
+    "zero-and-nested",
+    "escaped-zero-and-nested",
+    "escape-and-gap",
 ]
 
 
