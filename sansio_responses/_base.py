@@ -301,7 +301,9 @@ Cut: TypeAlias = tuple[int, int, Any, int]
 #: compared with it in one event: ``(their length, their SHA-256 digest)``. The next event's
 #: bytes that have this length and digest are those bytes (SHA-256 is collision resistant: no
 #: server can write other bytes with the same digest), so they encode the held string too,
-#: checked by one C call instead of encoding the string again (see :func:`_proved`).
+#: checked by one C call instead of encoding the string again (see :func:`_proved`). Kept for
+#: non-ASCII strings only: an ASCII string's UTF-8 form is a copy, several times faster than
+#: hashing it (a 1 MB base64 image).
 Proof: TypeAlias = tuple[int, bytes]
 #: What a stream keeps of each held string it compared, by id: ``(the string, its
 #: :func:`_profile`, the needle its UTF-8 form is searched with, its :data:`Proof` or None)``
@@ -395,7 +397,13 @@ def _cuts(
                         if encode is _utf8_json and as_bytes and profile < 0:
                             profile = _profile_of(value, needle, profiles)
                         end = _match(data, at + 1, value, encode, as_bytes, profile)
-                        if prove and end >= 0 and encode is _utf8_json and profiles is not None:
+                        if (
+                            prove
+                            and end >= 0
+                            and encode is _utf8_json
+                            and profiles is not None
+                            and not value.isascii()  # (encoded by a copy: faster than hashing)
+                        ):
                             proof = _prove(data, at + 1, end)
                             profiles[id(value)] = (value, profile, needle, proof)
                     if end >= 0 and data[end : end + 1] == quote:
