@@ -39,7 +39,7 @@ from .events import (
     ResponseTextDeltaEvent,
     _twin,  # pyright: ignore[reportPrivateUsage]
 )
-from .logprobs import Logprobs, add_entries, done_span, split_logprobs
+from .logprobs import Logprobs, add_entries, done_span, exact_levels, split_logprobs
 from .resume import ResumableStream
 
 __all__ = ["InlineFeed"]
@@ -103,9 +103,9 @@ class InlineFeed(ResumableStream):
     # Whether text deltas' logprobs are kept as their JSON text (see logprobs.py): from the
     # first delta that brings any, so that a stream without them pays nothing.
     _split_logprobs = False
-    # The held span of a text part's logprobs (see logprobs.done_span), for each large event
+    # The held spans of the text parts' logprobs (see logprobs.done_span), for each large event
     # up to the terminal one.
-    _logprobs_span: Span | None = None
+    _logprobs_spans: tuple[Span, ...] = ()
 
     def feed(self, data: bytes | bytearray | memoryview) -> list[ResponseStreamEvent]:
         """Feed the next piece of the response body; return the events it completed, in order.
@@ -363,31 +363,44 @@ class InlineFeed(ResumableStream):
                 text_fields, type_key = self._text_fields, self._type_key = _own_keys(obj)
 
     def _load_big(self, data: str | bytes | bytearray) -> Any:
-        """``EventStreamBase._load_big``, with the held span of a text part's logprobs: built
-        from the texts the deltas brought when the ``.done`` event comes (see
+        """``EventStreamBase._load_big``, with the held spans of the text parts' logprobs: each
+        built from the texts the deltas brought when its part's ``.done`` event comes (see
         ``logprobs.done_span``), then offered to every large event up to the terminal one,
-        each of which repeats it. Such an event keeps no span of its own for the next one."""
+        which repeat it. Such an event keeps no span of its own for the next one (a copy of
+        the part or item out of the data while the joined texts are held)."""
         if isinstance(data, str) or self._big_loads is not stdlib_loads:
             return super()._load_big(data)
-        span = self._logprobs_span
-        if span is None:
+        spans = self._logprobs_spans
+        if data.startswith(_DONE_HEAD):
             held: Any = self._acc.text_cache[0].get("logprobs")
-            if held.__class__ is Logprobs and data.startswith(_DONE_HEAD):
-                span = self._logprobs_span = done_span(held, data)
-            if span is None:
-                return super()._load_big(data)
-        self._spans.append(span)
+            if held.__class__ is Logprobs:
+                span = done_span(held, data)
+                if span is not None:
+                    spans = self._logprobs_spans = (*spans, span)
+        if not spans:
+            return super()._load_big(data)
         self._keep_spans = False
         try:
-            return super()._load_big(data)
+            self._spans += spans
+            try:
+                return super()._load_big(data)
+            except RecursionError:
+                # A bound of a span's levels past the limit: measured, then the event again
+                # (the exact levels decide as the data's own nesting does).
+                exact = tuple(exact_levels(span) for span in spans)
+                if [span[2] for span in exact] == [span[2] for span in spans]:
+                    raise
+                spans = self._logprobs_spans = exact
+                self._spans += spans
+                return super()._load_big(data)
         finally:
             del self._keep_spans
-            if data.startswith(self._last_heads):
-                self._logprobs_span = None
+            if data.startswith(self._last_heads):  # type: ignore[arg-type]
+                self._logprobs_spans = ()
 
     def _drop_spans(self) -> None:
         super()._drop_spans()
-        self._logprobs_span = None
+        self._logprobs_spans = ()
 
     def _load_big_or_none(self, data: str | bytes | bytearray) -> JSONValue:
         try:
