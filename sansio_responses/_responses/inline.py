@@ -395,7 +395,7 @@ class InlineFeed(ResumableStream):
                 return super()._load_big(data)
         finally:
             del self._keep_spans
-            if data.startswith(self._last_heads):  # type: ignore[arg-type]
+            if data.startswith(self._last_heads):
                 self._logprobs_spans = ()
 
     def _drop_spans(self) -> None:
