@@ -399,6 +399,7 @@ def _cuts(
                         end = _match(data, at + 1, value, encode, as_bytes, profile)
                         if (
                             prove
+                            and as_bytes  # (a str: the data of an unterminated final event)
                             and end >= 0
                             and encode is _utf8_json
                             and profiles is not None
