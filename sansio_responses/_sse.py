@@ -185,15 +185,19 @@ class SSEDecoder(LineMachine):
         # Shortcut for chunks inside a line (tiny chunks are common from some transports): only
         # extend the open line. Line starts, limit errors and everything else take _feed().
         # (Integer needles: `b"\n" in data` is several times slower in CPython.)
-        if not self._slow and type(data) is bytes and _LF not in data and _CR not in data:
+        if not self._slow and type(data) is bytes and _CR not in data:
             n = len(data)
             held = self._held
             if held is not None:
-                if len(held) + n > self._hold_max:
-                    return self._feed(data, False)
+                # The rest of a held block's start (small chunks): no check of _feed's applies.
                 self.offset += n
+                if _LF in data or len(held) + n > self._hold_max:
+                    self._held = None
+                    return self._after_held(held, data, n, False)
                 held += data
                 return []
+            if _LF in data:
+                return self._feed(data, False)
             if self._in_comment:
                 self.offset += n
                 return []
@@ -313,23 +317,34 @@ class SSEDecoder(LineMachine):
                 return []
         held = self._held
         if held is not None:
-            # Read the chunk as if the held start of its block began it (see _held). A chunk
-            # that ends a line of it but not the block (small chunks) is held with it, at most
-            # twice per block (two line ends), so each byte is copied a bounded number of times.
             self._held = None
-            held += data
             if _CR not in data:
-                # Held bytes hold no CR and no blank line, nor is an LF to swallow: what _feed
-                # would find below is an LF-only chunk, whose last blank line is in these bytes.
-                end = held.rfind(b"\n\n", len(held) - n - 1)
-                if end >= 0:
-                    data = bytes(held)
-                    return self._blocks(data, self.offset - len(data), end, full)
-                if self._holds(held):
-                    self._held = held
-                    return []
+                return self._after_held(held, data, n, full)
+            held += data
             data = bytes(held)
             n = len(data)
+        return self._chunk(data, n, full)
+
+    def _after_held(self, held: bytearray, data: bytes, n: int, full: bool) -> list[Any]:
+        """Feed *data* (*n* bytes, no CR, counted in :attr:`offset`) after the *held* start of
+        its block (see _held), as if those bytes began it. A chunk that ends a line of it but
+        not the block (small chunks) is held with it, at most twice per block (two line ends),
+        so each byte is copied a bounded number of times."""
+        held += data
+        # Held bytes hold no CR and no blank line, nor is an LF to swallow: what _chunk would
+        # find is an LF-only chunk, whose last blank line (if any) is in these bytes.
+        end = held.rfind(b"\n\n", len(held) - n - 1)
+        if end >= 0:
+            data = bytes(held)
+            return self._blocks(data, self.offset - len(data), end, full)
+        if self._holds(held):
+            self._held = held
+            return []
+        return self._chunk(bytes(held), len(held), full)
+
+    def _chunk(self, data: bytes, n: int, full: bool) -> list[Any]:
+        """Feed *data* (*n* > 0 bytes, counted in :attr:`offset`, the BOM decided, nothing
+        held): :meth:`_feed` once it has checked the decoder's state."""
         base = self.offset - n  # absolute offset of data[0]
         i = 0
         if self._skip_lf:

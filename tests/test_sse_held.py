@@ -117,7 +117,8 @@ def test_a_held_block_survives_close() -> None:
 # held start then meets each line end in a chunk of its own (held again, or not, by the line
 # rules) before the chunk that ends the block. Near misses: a comment or a retry line among the
 # held lines (reported or applied by the chunk that completes it), a third line, a blank line
-# right after a held line end, the start of a comment where a field name would be.
+# right after a held line end, the start of a comment where a field name would be, a CR (a line
+# end the block path does not read) after held bytes.
 _AFTER = [
     b"event: a\ndata: 1\n\n",
     b"event: a\n: note\ndata: 1\n\n",
@@ -127,6 +128,9 @@ _AFTER = [
     b"ev: x\ndata: 1\n\n",
     b":event\ndata: 1\n\n",
     b"data: 1\n\nevent",
+    b"event: a\rdata: 1\n\n",
+    b"data: 1\r\n\n",
+    b"event: a\ndata: 1\r\r",
 ]
 
 
@@ -144,3 +148,22 @@ def test_every_three_way_split_after_a_block() -> None:
                 held.close()
                 plain.close()
                 assert held.discarded == plain.discarded
+
+
+def test_a_held_start_meets_the_limit_in_the_same_call() -> None:
+    # Chunks without a line end extend the held bytes only up to the holding bound (here the
+    # limit): the call that takes the event past the limit raises, as without holding.
+    body = b"data: 0\n\nevent: a\ndata: " + b"x" * 300 + b"\n\n"
+    for size in range(1, 40):
+        for full in (False, True):
+            held = SSEDecoder(max_event_size=100)
+            plain = SSEDecoder(max_event_size=100)
+            plain._hold_max = -1  # pyright: ignore[reportPrivateUsage]
+            chunks = [body[:12]] + [body[at : at + size] for at in range(12, len(body), size)]
+            for chunk in chunks:
+                result = _feed(held, chunk, full)
+                assert result == _feed(plain, chunk, full), (size, full)
+                if result[1][0] == "too large":
+                    break
+            else:
+                raise AssertionError("the limit was never reached")
