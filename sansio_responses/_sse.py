@@ -8,7 +8,11 @@ the last event ID sticky across events, and an unterminated final event discarde
 Sans-IO: :class:`SSEDecoder` never reads anything; feed it the body in chunks split anywhere and it
 returns the events each chunk completes. Cost is linear in the bytes fed whatever the chunking: an
 open line is kept in a ``bytearray`` and never rescanned, and runs of complete lines are split with
-``bytes.split``/``re.split`` at C speed. Memory for one event is bounded by ``max_event_size``.
+``bytes.split``/``re.split`` at C speed. Blocks of the shapes the OpenAI API sends (``event:`` and
+``data:``, or ``data:`` alone) are read straight from the chunk with ``find``/``startswith``, and
+the start of such a block cut by chunk boundaries is held as received until the chunk that ends it
+(``SSEDecoder._blocks``, ``SSEDecoder._held``); everything else takes the line rules
+(``_sse_lines``). Memory for one event is bounded by ``max_event_size``.
 """
 
 from __future__ import annotations
