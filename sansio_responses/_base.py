@@ -448,8 +448,9 @@ def _prove(data: Any, start: int, stop: int) -> Proof:
 def _proved(data: Any, at: int, proof: Proof) -> int:
     """Where the bytes *proof* stands for end, if the data (bytes) hold them at *at*; -1 if not.
 
-    One C pass over them (hashing 90 KB cost about two thirds of encoding the string again, and
-    far less on a cold cache: a terminal event compares after the others have run).
+    One C pass over them: hashing the 90 KB of a 2-byte-per-character text took 53 µs against
+    67-90 µs for encoding it again (and 126 against 180-230 on a cold cache, as a terminal
+    event meets it).
     """
     stop = at + proof[0]
     if stop > len(data):
