@@ -29,7 +29,10 @@ from collections.abc import Callable
 from itertools import repeat
 from typing import Any
 
-from .._base import Span, stdlib_loads
+from .._base import (
+    Span,
+    _scan_once,  # pyright: ignore[reportPrivateUsage]  # the stream's own scanner
+)
 from .models import copy_tree
 
 __all__ = ["Logprobs", "add_entries", "done_span", "exact_levels", "split_logprobs"]
@@ -40,7 +43,6 @@ except ImportError:  # pragma: no cover - orjson is optional
     _orjson = None
 _orjson_loads: Callable[[Any], Any] | None = None if _orjson is None else _orjson.loads
 
-_scan_once: Callable[[str, int], tuple[Any, int]] = stdlib_loads.__globals__["_scan_once"]
 
 # Texts decoded in one call by a flush or a span's value: about this many bytes (the transient
 # text of each call stays small).
@@ -126,7 +128,7 @@ def _scan_texts(texts: list[Any]) -> list[Any]:
 
 def split_logprobs(payload: Any, scan: Callable[[str, int], tuple[Any, int]] | None) -> Any:
     """``(obj, text)``: a text delta's *payload* decoded (by *scan*, or by orjson for bytes) and
-    the text of its ``logprobs`` array, a slice of *payload`; ``None`` when that does not apply
+    the text of its ``logprobs`` array, a slice of *payload*; ``None`` when that does not apply
     (the caller decodes the payload as usual).
 
     The array is decoded apart from the rest, where a ``0`` stands in for it, and then put in
