@@ -28,6 +28,25 @@ def excerpt(text: str, limit: int = _EXCERPT) -> str:
     return repr(text)
 
 
+def _rebuild(cls: type[BaseException], args: tuple[Any, ...], state: dict[str, Any]) -> Any:
+    """An error of class *cls* with *args* and the attributes *state*, without calling its
+    ``__init__`` (see :func:`reduce_error`)."""
+    error = cls.__new__(cls)
+    error.args = args
+    error.__dict__.update(state)
+    return error
+
+
+def reduce_error(error: BaseException) -> tuple[Any, ...]:
+    """``__reduce__`` of an error whose ``__init__`` takes other arguments than its ``args``.
+
+    ``BaseException`` pickles as ``cls(*args)`` plus its ``__dict__``: with keyword-only or
+    several required arguments that call fails on load (an event caching a raised error, a
+    diagnostic sent to another process). Rebuilt from its ``args`` and attributes instead.
+    """
+    return (_rebuild, (type(error), error.args, dict(error.__dict__)))
+
+
 class ProtocolError(Exception):
     """Base class of every error raised by the protocol objects.
 
@@ -54,6 +73,9 @@ class ProtocolError(Exception):
         self.excerpt = excerpt
         self.events: list[Any] = []
         super().__init__(self._render())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return reduce_error(self)
 
     def _render(self) -> str:
         where: list[str] = []
@@ -111,3 +133,6 @@ class SchemaError(ValueError):
         super().__init__(
             f"field {path!r}: expected {expected}, got {type(got).__name__} {got!r:.60}"
         )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return reduce_error(self)

@@ -84,3 +84,48 @@ def test_chat_chunks_pickle_and_copy(shape: str, json_loads: Any) -> None:
         assert [c.content_snapshot() for c in copied] == snapshots
     snap = stream.snapshot()
     assert pickle.loads(pickle.dumps(snap)) == snap
+
+
+def _errors() -> list[BaseException]:
+    """One of each error the library raises or caches, every attribute set."""
+    from sansio_responses._errors import SchemaError
+
+    remote = sr.RemoteProtocolError("bad", offset=3, sequence_number=4, excerpt="'x'")
+    remote.events = [1, 2]
+    return [
+        remote,
+        sr.LocalProtocolError("misuse", offset=1),
+        sr.TruncatedStream("cut", offset=9, sequence_number=2),
+        sr.EventTooLarge("too big", limit=10, offset=5),
+        SchemaError("response.output", "list", 3),
+        sr.PartialJSONError("unexpected '}'", 7, "'{\"a\":}'"),
+        sr.OutputParseError("not JSON", raw_text="{", path="$.a", position=1),
+    ]
+
+
+@pytest.mark.parametrize("error", _errors(), ids=lambda e: type(e).__name__)
+def test_errors_pickle_and_copy(error: BaseException) -> None:
+    """An error crosses a process (pickle) or is copied with its class, message and attributes:
+    an event caching a raised ``parsed`` error pickles with it. ``BaseException`` rebuilds as
+    ``cls(*args)``, which fails on load for keyword-only or several required arguments."""
+    for clone in (pickle.loads(pickle.dumps(error)), copy.copy(error), copy.deepcopy(error)):
+        assert type(clone) is type(error)
+        assert str(clone) == str(error)
+        assert clone.args == error.args
+        assert vars(clone) == vars(error)
+
+
+def test_an_event_that_holds_a_parse_error_pickles() -> None:
+    """Custom tool input is free text: the partial JSON reader of its builder, which the events
+    share, keeps the error it met, and pickles with the events."""
+    path = (
+        Path(__file__).parent
+        / "data"
+        / "real"
+        / "responses-vercel-ai-openai-custom-text-tool.1.sse"
+    )
+    events = sr.ResponsesStream().feed(path.read_bytes())
+    expected = [(e.to_dict(), *_helpers(e)) for e in events]
+    pickled = pickle.dumps(events)
+    assert b"PartialJSONError" in pickled  # the case this test is about
+    assert [(e.to_dict(), *_helpers(e)) for e in pickle.loads(pickled)] == expected

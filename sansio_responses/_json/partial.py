@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .._errors import excerpt
+from .._errors import excerpt, reduce_error
 
 __all__ = ["PartialJSON", "PartialJSONError"]
 
@@ -37,6 +37,9 @@ class PartialJSONError(ValueError):
         self.position = position
         self.excerpt = excerpt
         super().__init__(f"{message} at char {position}: {excerpt}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return reduce_error(self)
 
 
 class _Fail(Exception):
