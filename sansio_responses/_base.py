@@ -844,6 +844,17 @@ class EventStreamBase(Generic[E]):
 
     # -- public surface ------------------------------------------------------------------------
 
+    def _not_copied(self, *_: Any) -> Any:
+        # A copy would share its builders, caches and proofs with the original (its accumulator
+        # still reporting to the original stream): its events would be silently wrong. Events,
+        # chunks and snapshots copy and pickle; a stream says it does not.
+        raise LocalProtocolError(
+            f"a {type(self).__name__} is not copied or pickled: its events share its live state. "
+            "copy or pickle its events and snapshots instead"
+        )
+
+    __copy__ = __deepcopy__ = __reduce_ex__ = _not_copied
+
     @property
     def closed(self) -> bool:
         """True once :meth:`close` has been called (until a reconnect, where supported)."""
