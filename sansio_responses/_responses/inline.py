@@ -222,12 +222,8 @@ class InlineFeed(ResumableStream):
                                     text.append(delta)
                                 if logprobs:
                                     if not split and splits:
-                                        # The first inline delta with logprobs: from now on
-                                        # every delta is read apart.
-                                        split = self._split_logprobs = True
-                                        got = split_logprobs(payload, scan)
-                                        if got is not None:
-                                            entries_text = got[1]
+                                        split = True
+                                        entries_text = self._begin_split(payload, scan)
                                     add_entries(part, logprobs, entries_text, scan is None)
                                 tracker.floor = tracker.last = seq
                                 nxt = seq + 1
@@ -330,13 +326,9 @@ class InlineFeed(ResumableStream):
                 and obj.get(type_key) == "response.output_text.delta"
                 and obj.get("logprobs")
             ):
-                # The first text delta with logprobs (the general path takes the first of each
-                # part): read apart too, so that the texts hold the whole array; and from now
-                # on every event is.
-                split = self._split_logprobs = True
-                got = split_logprobs(payload, scan)
-                if got is not None:
-                    entries_text = got[1]
+                # (the general path takes the first delta of each part)
+                split = True
+                entries_text = self._begin_split(payload, scan)
             if entries_text is not None:  # (a text delta read apart: see Accumulator.text_delta)
                 acc.entries_text = entries_text
                 acc.entries_orjson = scan is None
@@ -361,6 +353,14 @@ class InlineFeed(ResumableStream):
             ):
                 # The first text delta applied: its keys are the decoder's (once per stream).
                 text_fields, type_key = self._text_fields, self._type_key = _own_keys(obj)
+
+    def _begin_split(self, payload: Any, scan: Any) -> Any:
+        """The first text delta with logprobs met (inline or on the general path): from now on
+        every event is read apart (see ``logprobs.split_logprobs``), and so is this one, so
+        that the part's texts hold the whole array; its logprobs' text, or None."""
+        self._split_logprobs = True
+        got = split_logprobs(payload, scan)
+        return None if got is None else got[1]
 
     def _load_big(self, data: str | bytes | bytearray) -> Any:
         """``EventStreamBase._load_big``, with the held spans of the text parts' logprobs: each

@@ -141,15 +141,9 @@ def split_logprobs(payload: Any, scan: Callable[[str, int], tuple[Any, int]] | N
     if scan is not None:
         if payload.__class__ is not str:
             return None
-        at = payload.find('"logprobs":[')
-        if (
-            at < 0
-            or payload[at + 12 : at + 13] == "]"
-            or payload.count('"logprobs"') != 1
-            or payload.find("\\u") >= 0
-        ):
+        start = _array_start(payload, '"logprobs"', ":[", "]", "\\u")
+        if start < 0:
             return None
-        start = at + 11
         try:
             entries, stop = scan(payload, start)
             obj, end = scan(payload[:start] + "0" + payload[stop:], 0)
@@ -160,15 +154,9 @@ def split_logprobs(payload: Any, scan: Callable[[str, int], tuple[Any, int]] | N
     else:
         if payload.__class__ is not bytes or _orjson_loads is None:
             return None
-        at = payload.find(b'"logprobs":[')
-        if (
-            at < 0
-            or payload[at + 12 : at + 13] == b"]"
-            or payload.count(b'"logprobs"') != 1
-            or payload.find(b"\\u") >= 0
-        ):
+        start = _array_start(payload, b'"logprobs"', b":[", b"]", b"\\u")
+        if start < 0:
             return None
-        start = at + 11
         # orjson reads whole documents only: the array ends before the field the API writes
         # next, and decoding the slice proves it (an array's text ends at its own bracket).
         stop = -1
@@ -187,6 +175,22 @@ def split_logprobs(payload: Any, scan: Callable[[str, int], tuple[Any, int]] | N
         return None
     obj["logprobs"] = entries
     return obj, payload[start:stop]
+
+
+def _array_start(payload: Any, key: Any, opens: Any, closes: Any, escape: Any) -> int:
+    """Where the array of the field *key* starts in *payload* (``str`` or ``bytes``, the
+    literals of its kind): the one *key* token of the data, directly followed by *opens*, the
+    array not empty, no *escape* anywhere (see :func:`split_logprobs`); -1 if not so."""
+    at: int = payload.find(key + opens)
+    start = at + len(key) + 1
+    if (
+        at < 0
+        or payload[start + 1 : start + 2] == closes
+        or payload.count(key) != 1
+        or payload.find(escape) >= 0
+    ):
+        return -1
+    return start
 
 
 def add_entries(part: dict[str, Any], entries: list[Any], text: Any, orjson: bool) -> None:
