@@ -11,8 +11,8 @@ open line is kept in a ``bytearray`` and never rescanned, and runs of complete l
 ``bytes.split``/``re.split`` at C speed. Blocks of the shapes the OpenAI API sends (``event:`` and
 ``data:``, or ``data:`` alone) are read straight from the chunk with ``find``/``startswith``, and
 the start of such a block cut by chunk boundaries is held as received until the chunk that ends it
-(``SSEDecoder._blocks``, ``SSEDecoder._held``); everything else takes the line rules
-(``_sse_lines``). Memory for one event is bounded by ``max_event_size``.
+(``SSEDecoder._blocks``; the holding and the heads are ``_sse_held``'s); everything else takes the
+line rules (``_sse_lines``). Memory for one event is bounded by ``max_event_size``.
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ from itertools import repeat
 from typing import Any
 
 from ._errors import LocalProtocolError, ProtocolError
-from ._sse_lines import TYPE_CACHE_BYTES, TYPE_CACHE_SIZE, LineMachine, ServerSentEvent
+from ._sse_held import HeldStart
+from ._sse_lines import ServerSentEvent
 
 __all__ = ["DEFAULT_MAX_EVENT_SIZE", "SSEDecoder", "ServerSentEvent"]
 
@@ -41,12 +42,6 @@ _CR = 0x0D
 # WHATWG §9.2.5: the only line endings are CRLF, LF and CR ("\r\n" must be tried before "\r").
 # Python's str.splitlines() also splits on VT, FF, U+2028 etc., which the spec forbids.
 _LINE_END = re.compile(rb"(\r\n|\r|\n)")
-# The most bytes of an unfinished block kept as received (see SSEDecoder._held).
-_HOLD_MAX = 8 * 1024
-
-
-# The head of a block of one "data: " line (see SSEDecoder._blocks).
-_DATA_ONLY = (b"data: ", "message", 6)
 
 
 def _completed(line: bytearray) -> bytes | bytearray:
@@ -60,7 +55,7 @@ def _completed(line: bytearray) -> bytes | bytearray:
     return line if line.startswith(b"data: ") else bytes(line)
 
 
-class SSEDecoder(LineMachine):
+class SSEDecoder(HeldStart):
     """Incremental, sans-IO decoder of a ``text/event-stream`` body.
 
     Feed the body's bytes with :meth:`feed` (or :meth:`feed_raw`, the fast path) in chunks split
@@ -104,14 +99,8 @@ class SSEDecoder(LineMachine):
     __slots__ = (
         "_broken",
         "_head",
-        "_heads",
-        "_held",
-        "_hold_max",
         "_in_comment",
-        "_line",
-        "_line_start",
         "_pending_error",
-        "_shape",
         "_skip_lf",
         "_slow",
         "closed",
@@ -129,18 +118,6 @@ class SSEDecoder(LineMachine):
         super().__init__(sys.maxsize if max_event_size is None else max_event_size, report_comments)
         # The open (unterminated) line, unless it is a comment, which is never buffered.
         self._line = bytearray()
-        # The start of a block begun in an earlier chunk, kept as received instead of fed to
-        # the line machine, when its complete lines (at most two) are "event: " or "data: "
-        # lines and it has no CR and is shorter than _HOLD_MAX and the limit (_holds): what the
-        # OpenAI API sends, cut by chunk boundaries, however small. The chunk that ends it is
-        # read as if the held bytes began it, so the whole block takes the block fast path
-        # (_blocks) instead of the line machine. Holding them changes nothing observable: such
-        # lines only set the block's own buffers, and the bytes held count at least what the
-        # limit counts.
-        # None when nothing is held; the open line, comment state and block buffers are then
-        # empty (the block starts at _line_start).
-        self._held: bytearray | None = None
-        self._hold_max = min(self._limit, _HOLD_MAX)
         self._in_comment = False
         # Absolute offset where the open line starts.
         self._line_start = 0
@@ -148,10 +125,6 @@ class SSEDecoder(LineMachine):
         self._skip_lf = False
         # Bytes at offset 0 that may still turn out to be the BOM; None once decided.
         self._head: bytes | None = b""
-        # The same for whole "event: <type>" lines (the block path), keyed with their prefix.
-        self._heads: dict[bytes, str] = {}
-        # The head of the last block read whole (see _blocks): its bytes, event type, length.
-        self._shape = _DATA_ONLY
         self._pending_error: ProtocolError | None = None
         self._broken: str | None = None
         # False when feed_raw() may take its shortcut: not closed or failed, BOM decided, no LF to
@@ -329,23 +302,6 @@ class SSEDecoder(LineMachine):
             n = len(data)
         return self._chunk(data, n, full)
 
-    def _after_held(self, held: bytearray, data: bytes, n: int, full: bool) -> list[Any]:
-        """Feed *data* (*n* bytes, no CR, counted in :attr:`offset`) after the *held* start of
-        its block (see _held), as if those bytes began it. A chunk that ends a line of it but
-        not the block (small chunks) is held with it, at most twice per block (two line ends),
-        so each byte is copied a bounded number of times."""
-        held += data
-        # Held bytes hold no CR and no blank line, nor is an LF to swallow: what _chunk would
-        # find is an LF-only chunk, whose last blank line (if any) is in these bytes.
-        end = held.rfind(b"\n\n", len(held) - n - 1)
-        if end >= 0:
-            data = bytes(held)
-            return self._blocks(data, self.offset - len(data), end, full)
-        if self._holds(held):
-            self._held = held
-            return []
-        return self._chunk(bytes(held), len(held), full)
-
     def _chunk(self, data: bytes, n: int, full: bool) -> list[Any]:
         """Feed *data* (*n* > 0 bytes, counted in :attr:`offset`, the BOM decided, nothing
         held): :meth:`_feed` once it has checked the decoder's state."""
@@ -436,21 +392,6 @@ class SSEDecoder(LineMachine):
             else:
                 self._line = bytearray(memoryview(data)[last + 1 :])
         return out
-
-    def _absorb_held(self) -> None:
-        """Give the held start of a block (see _held) to the line machine, as if it had been
-        read when it arrived: its complete lines (an event line) are interpreted and the rest is
-        the open line."""
-        held = self._held
-        self._held = None
-        assert held is not None
-        lf = held.rfind(_LF)
-        if lf >= 0:
-            # An "event: " line only sets the block's buffers: nothing is dispatched or raised.
-            self._lines(bytes(held[:lf]).split(b"\n"), repeat(1), self._line_start, True, [])
-            self._line_start += lf + 1
-            del held[: lf + 1]
-        self._line = held
 
     def _blocks(self, data: bytes, base: int, end: int, full: bool) -> list[Any]:
         """Feed an LF-only chunk whose last blank line starts at *end* (``data[0]`` at *base*).
@@ -580,37 +521,3 @@ class SSEDecoder(LineMachine):
         else:
             self._line = bytearray(rest)
         return out
-
-    def _shape_at(self, data: bytes, pos: int) -> tuple[bytes, str, int] | None:
-        """The head of the block at *pos* if it is ``event: <type>\\ndata: `` or ``data: ``:
-        the head's bytes, the event type, the head's length (see :meth:`_blocks`)."""
-        if data.startswith(b"data: ", pos):
-            return _DATA_ONLY
-        if not data.startswith(b"event: ", pos):
-            return None
-        lf = data.find(b"\n", pos)
-        if lf - pos - 7 > TYPE_CACHE_BYTES or not data.startswith(b"data: ", lf + 1):
-            return None  # (a longer type takes the line machine: the caches stay small)
-        line = data[pos:lf]
-        heads = self._heads
-        event = heads.get(line)
-        if event is None:
-            event = line[7:].decode("utf-8", "replace") or "message"
-            if len(heads) < TYPE_CACHE_SIZE:
-                heads[line] = event
-        return data[pos : lf + 7], event, lf + 7 - pos
-
-    def _holds(self, start: bytes | bytearray) -> bool:
-        """Whether *start*, the start of a block (no CR), may be held (see _held): up to two
-        lines begun, each an ``event: `` or ``data: `` line (or, open, the start of one), the
-        second one, while open, anything. So no blank line: the block is not complete."""
-        if len(start) > self._hold_max:
-            return False
-        if not (start.startswith(b"event: ") or start.startswith(b"data: ")):
-            return len(start) < 7 and (b"event: ".startswith(start) or b"data: ".startswith(start))
-        lf = start.find(_LF)
-        if lf < 0 or (second := start.find(_LF, lf + 1)) < 0:
-            return True
-        return start.find(_LF, second + 1) < 0 and (
-            start.startswith(b"data: ", lf + 1) or start.startswith(b"event: ", lf + 1)
-        )

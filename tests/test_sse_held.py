@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sansio_responses import EventTooLarge, SSEDecoder
-from sansio_responses._sse import _HOLD_MAX  # pyright: ignore[reportPrivateUsage]
+from sansio_responses._sse_held import _HOLD_MAX  # pyright: ignore[reportPrivateUsage]
 
 blocks = st.one_of(
     st.builds(
