@@ -41,6 +41,7 @@ from .events import (
 )
 from .logprobs import Logprobs, add_entries, done_span, exact_levels, split_logprobs
 from .resume import ResumableStream
+from .templates import Template, learn
 
 __all__ = ["InlineFeed"]
 
@@ -106,6 +107,11 @@ class InlineFeed(ResumableStream):
     # The held spans of the text parts' logprobs (see logprobs.done_span), for each large event
     # up to the terminal one.
     _logprobs_spans: tuple[Span, ...] = ()
+    # The template of the cached target's deltas (see templates.py), and the cache key one was
+    # last learnt for; False in tests to compare with the scanner alone.
+    _template: Template | None = None
+    _template_tried: Any = None
+    _TEMPLATES = True
 
     def feed(self, data: bytes | bytearray | memoryview) -> list[ResponseStreamEvent]:
         """Feed the next piece of the response body; return the events it completed, in order.
@@ -159,6 +165,11 @@ class InlineFeed(ResumableStream):
         splits = scan is not None or loads is _orjson_loads
         split = self._split_logprobs and splits
         entries_text: Any = None
+        # The template of the cached target's deltas (see templates.py): its match, or None.
+        template = self._refresh_template(None)
+        match = None if template is None or nxt is None else template.match
+        # Which inline path an event takes: 0 none, 1 text delta, 2 other extending delta.
+        fast: int
         for event_type, payload, offset in raw:
             if not event_type:
                 self._on_comment()
@@ -167,158 +178,173 @@ class InlineFeed(ResumableStream):
             size = len(payload)
             checked = False
             entries_text = None
+            fast = 0
             if size > BIG_EVENT_DATA:
                 obj = self._load_big_or_none(payload)
             else:
-                try:
-                    if split and (got := split_logprobs(payload, scan)) is not None:
-                        obj, entries_text = got
-                    elif scan is None:
-                        obj = loads(payload)
-                    else:
-                        obj, end = scan(payload, 0)
-                        if end != size:
-                            obj = loads(payload)  # its error
-                except (ValueError, RecursionError, StopIteration):
-                    obj = None
-                if type(obj) is dict and running:
-                    if size > deep:  # as _on_decoded does, first
-                        self._check_depth(obj, payload, offset)
-                        checked = True
-                    kind = obj.get(type_key)
-                    if kind == "response.output_text.delta":
-                        try:
-                            seq, item_id, output_index, content_index, delta, logprobs = (
-                                text_fields(obj)
-                            )
-                        except KeyError:  # a field left out: the general path
-                            pass
+                got = None if match is None or not running else match(payload, nxt)
+                if got is not None and (event_type == "message" or event_type == template.kind):
+                    # json.loads(payload), in the layout of the delta the template was learnt
+                    # from (so within the nesting limit): its locator is the cached one (see
+                    # _refresh_template), its sequence number nxt.
+                    obj, delta, logprobs = got
+                    seq = nxt
+                    kind = template.kind
+                    item_id = template.item_id
+                    output_index = template.output_index
+                    content_index = template.content_index
+                    summary_index = template.summary_index
+                    fast = template.fast
+                else:
+                    try:
+                        if split and (got := split_logprobs(payload, scan)) is not None:
+                            obj, entries_text = got
+                        elif scan is None:
+                            obj = loads(payload)
                         else:
-                            # The cached locator holds wire types (str or None, int or
-                            # None): an equal one is the same part, once the indices are
-                            # checked to be ints (True == 1).
+                            obj, end = scan(payload, 0)
+                            if end != size:
+                                obj = loads(payload)  # its error
+                    except (ValueError, RecursionError, StopIteration):
+                        obj = None
+                    if type(obj) is dict and running:
+                        if size > deep:  # as _on_decoded does, first
+                            self._check_depth(obj, payload, offset)
+                            checked = True
+                        kind = obj.get(type_key)
+                        if kind == "response.output_text.delta":
+                            try:
+                                seq, item_id, output_index, content_index, delta, logprobs = (
+                                    text_fields(obj)
+                                )
+                            except KeyError:  # a field left out: the general path
+                                pass
+                            else:
+                                # The cached locator holds wire types (str or None, int or
+                                # None): an equal one is the same part, once the indices are
+                                # checked to be ints (True == 1).
+                                if (
+                                    seq.__class__ is int
+                                    and seq == nxt
+                                    and item_id == k_item
+                                    and output_index == k_output
+                                    and content_index == k_content
+                                    and delta.__class__ is str
+                                    and (output_index is None or output_index.__class__ is int)
+                                    and (content_index is None or content_index.__class__ is int)
+                                    and (logprobs is None or logprobs.__class__ is list)
+                                    and (event_type == "message" or event_type == kind)
+                                ):
+                                    fast = 1
+                        elif kind.__class__ is str and kind in _FAST_EXTENDERS:
+                            get = obj.get
+                            seq = get("sequence_number")
+                            item_id = get("item_id")
+                            output_index = get("output_index")
+                            content_index = get("content_index")
+                            summary_index = get("summary_index")
+                            delta = get("delta")
+                            # As above, with the accumulator's cache of the other deltas
+                            # (Accumulator._extended, whose cache hit this is).
                             if (
                                 seq.__class__ is int
                                 and seq == nxt
-                                and item_id == k_item
-                                and output_index == k_output
-                                and content_index == k_content
+                                and (kind, item_id, output_index, content_index, summary_index)
+                                == acc.delta_key
                                 and delta.__class__ is str
                                 and (output_index is None or output_index.__class__ is int)
                                 and (content_index is None or content_index.__class__ is int)
-                                and (logprobs is None or logprobs.__class__ is list)
+                                and (summary_index is None or summary_index.__class__ is int)
                                 and (event_type == "message" or event_type == kind)
                             ):
-                                acc.version += 1
-                                json = text.json
-                                if text.small < _LAST_SMALL and (
-                                    json is None or json.source is not None
-                                ):
-                                    # Text.append, inlined: no merge due, nothing to push.
-                                    text.pieces.append(delta)
-                                    text.length += len(delta)
-                                    text.small += 1
-                                else:
-                                    text.append(delta)
-                                if logprobs:
-                                    if not split and splits:
-                                        split = True
-                                        entries_text = self._begin_split(payload, scan)
-                                    add_entries(part, logprobs, entries_text, scan is None)
-                                tracker.floor = tracker.last = seq
-                                nxt = seq + 1
-                                if events:
-                                    # ResponseTextDeltaEvent._from_wire's object (its
-                                    # checks are made above), built the same way: on its
-                                    # mutable twin, then given its class.
-                                    event: Any = _new(_TEXT_DELTA_TWIN)
-                                    event.type = kind
-                                    event.sequence_number = seq
-                                    event._data = obj
-                                    event.item_id = item_id
-                                    event.output_index = output_index
-                                    event.content_index = content_index
-                                    event.delta = delta
-                                    event.logprobs = logprobs
-                                    # ResponsesStream's _attach_text, inlined: the
-                                    # builder and its length, or a prefix function
-                                    # (default arguments, not the loop's variables).
-                                    if json is None:
-                                        event._snapshot_fn = text
-                                        event._snapshot_at = text.length
-                                        event._parsed_fn = None
-                                    else:
-                                        event._snapshot_fn = prefix = (
-                                            lambda text=text, n=text.length: text.prefix(n)
-                                        )
-                                        event._snapshot_at = None
-                                        event._parsed_fn = json.reader(prefix)
-                                    event.__class__ = ResponseTextDeltaEvent
-                                    out.append(event)
-                                continue
-                    elif kind.__class__ is str and kind in _FAST_EXTENDERS:
-                        get = obj.get
-                        seq = get("sequence_number")
-                        item_id = get("item_id")
-                        output_index = get("output_index")
-                        content_index = get("content_index")
-                        summary_index = get("summary_index")
-                        delta = get("delta")
-                        # As above, with the accumulator's cache of the other deltas
-                        # (Accumulator._extended, whose cache hit this is).
-                        if (
-                            seq.__class__ is int
-                            and seq == nxt
-                            and (kind, item_id, output_index, content_index, summary_index)
-                            == acc.delta_key
-                            and delta.__class__ is str
-                            and (output_index is None or output_index.__class__ is int)
-                            and (content_index is None or content_index.__class__ is int)
-                            and (summary_index is None or summary_index.__class__ is int)
-                            and (event_type == "message" or event_type == kind)
-                        ):
-                            acc.text_key = None  # as Accumulator.apply does for any other
-                            k_item = _NOTHING
-                            target = acc.delta_text
-                            json = target.json
-                            if target.small < _LAST_SMALL and (
-                                json is None or json.source is not None
-                            ):
-                                target.pieces.append(delta)  # Text.append, inlined
-                                target.length += len(delta)
-                                target.small += 1
-                            else:
-                                target.append(delta)
-                            acc.version += 1
-                            tracker.floor = tracker.last = seq
-                            nxt = seq + 1
-                            if events:
-                                # The class's _from_wire object, built as it builds it.
-                                cls, twin, index = _FAST_EXTENDERS[kind]
-                                event = _new(twin)
-                                event.type = kind
-                                event.sequence_number = seq
-                                event._data = obj
-                                event.item_id = item_id
-                                event.output_index = output_index
-                                if index == "content_index":
-                                    event.content_index = content_index
-                                elif index == "summary_index":
-                                    event.summary_index = summary_index
-                                event.delta = delta
-                                if json is None:  # as above
-                                    event._snapshot_fn = target
-                                    event._snapshot_at = target.length
-                                    event._parsed_fn = None
-                                else:
-                                    event._snapshot_fn = prefix = (
-                                        lambda text=target, n=target.length: text.prefix(n)
-                                    )
-                                    event._snapshot_at = None
-                                    event._parsed_fn = json.reader(prefix)
-                                event.__class__ = cls
-                                out.append(event)
-                            continue
+                                fast = 2
+            if fast == 1:
+                acc.version += 1
+                json = text.json
+                if text.small < _LAST_SMALL and (json is None or json.source is not None):
+                    # Text.append, inlined: no merge due, nothing to push.
+                    text.pieces.append(delta)
+                    text.length += len(delta)
+                    text.small += 1
+                else:
+                    text.append(delta)
+                if logprobs:
+                    if not split and splits:
+                        split = True
+                        entries_text = self._begin_split(payload, scan)
+                    add_entries(part, logprobs, entries_text, scan is None)
+                tracker.floor = tracker.last = seq
+                nxt = seq + 1
+                if events:
+                    # ResponseTextDeltaEvent._from_wire's object (its checks are made above),
+                    # built the same way: on its mutable twin, then given its class.
+                    event: Any = _new(_TEXT_DELTA_TWIN)
+                    event.type = kind
+                    event.sequence_number = seq
+                    event._data = obj
+                    event.item_id = item_id
+                    event.output_index = output_index
+                    event.content_index = content_index
+                    event.delta = delta
+                    event.logprobs = logprobs
+                    # ResponsesStream's _attach_text, inlined: the builder and its length, or
+                    # a prefix function (default arguments, not the loop's variables).
+                    if json is None:
+                        event._snapshot_fn = text
+                        event._snapshot_at = text.length
+                        event._parsed_fn = None
+                    else:
+                        event._snapshot_fn = prefix = lambda text=text, n=text.length: text.prefix(
+                            n
+                        )
+                        event._snapshot_at = None
+                        event._parsed_fn = json.reader(prefix)
+                    event.__class__ = ResponseTextDeltaEvent
+                    out.append(event)
+                continue
+            if fast == 2:
+                acc.text_key = None  # as Accumulator.apply does for any other
+                k_item = _NOTHING
+                if match is not None and template.fast == 1:
+                    match = None  # (it served the text part just left)
+                target = acc.delta_text
+                json = target.json
+                if target.small < _LAST_SMALL and (json is None or json.source is not None):
+                    target.pieces.append(delta)  # Text.append, inlined
+                    target.length += len(delta)
+                    target.small += 1
+                else:
+                    target.append(delta)
+                acc.version += 1
+                tracker.floor = tracker.last = seq
+                nxt = seq + 1
+                if events:
+                    # The class's _from_wire object, built as it builds it.
+                    cls, twin, index = _FAST_EXTENDERS[kind]
+                    event = _new(twin)
+                    event.type = kind
+                    event.sequence_number = seq
+                    event._data = obj
+                    event.item_id = item_id
+                    event.output_index = output_index
+                    if index == "content_index":
+                        event.content_index = content_index
+                    elif index == "summary_index":
+                        event.summary_index = summary_index
+                    event.delta = delta
+                    if json is None:  # as above
+                        event._snapshot_fn = target
+                        event._snapshot_at = target.length
+                        event._parsed_fn = None
+                    else:
+                        event._snapshot_fn = prefix = lambda text=target, n=target.length: (
+                            text.prefix(n)
+                        )
+                        event._snapshot_at = None
+                        event._parsed_fn = json.reader(prefix)
+                    event.__class__ = cls
+                    out.append(event)
+                continue
             if (
                 not split
                 and splits
@@ -353,6 +379,42 @@ class InlineFeed(ResumableStream):
             ):
                 # The first text delta applied: its keys are the decoder's (once per stream).
                 text_fields, type_key = self._text_fields, self._type_key = _own_keys(obj)
+            template = self._refresh_template(obj)
+            match = None if template is None or nxt is None else template.match
+
+    def _refresh_template(self, obj: JSONValue) -> Template | None:
+        """The template of the deltas of the accumulator's cached target (see templates.py):
+        the last one learnt while it serves that target, else one learnt from *obj* (the event
+        the general path just applied) if it is a delta that target's cache was set from.
+
+        Only for the standard library's scanner (orjson reads faster than a template). The
+        data a template reads nest as deep as *obj*'s, which passed the nesting limit."""
+        if self._scan is None or not self._TEMPLATES:
+            return None
+        acc = self._acc
+        template = self._template
+        if template is not None and template.key == (
+            acc.text_key if template.fast == 1 else acc.delta_key
+        ):
+            return template
+        if type(obj) is not dict:
+            return None
+        kind = obj.get("type")
+        key = (
+            acc.text_key
+            if kind == "response.output_text.delta"
+            else acc.delta_key
+            if kind.__class__ is str and kind in _FAST_EXTENDERS
+            else None
+        )
+        if key is None or key == self._template_tried:
+            return None
+        self._template_tried = key  # (learnt once per target, not per event)
+        template = learn(obj)
+        if template is None or template.key != key:
+            return None
+        self._template = template
+        return template
 
     def _begin_split(self, payload: Any, scan: Any) -> Any:
         """The first text delta with logprobs met (inline or on the general path): from now on
