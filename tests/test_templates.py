@@ -64,6 +64,7 @@ def check(template: Template, payload: str, seq: Any) -> Any:
         assert data["sequence_number"] == seq
         assert delta is data["delta"]
         assert logprobs is data.get("logprobs")
+        assert logprobs is None or logprobs is not template.base["logprobs"]  # a list of its own
     return got
 
 

@@ -303,10 +303,10 @@ class InlineFeed(ResumableStream):
                     out.append(event)
                 continue
             if fast == 2:
+                # (No text template is in use here: this target's cache was set by the last
+                # event of the general path, which reset the text part's, see Accumulator.apply.)
                 acc.text_key = None  # as Accumulator.apply does for any other
                 k_item = _NOTHING
-                if match is not None and template.fast == 1:
-                    match = None  # (it served the text part just left)
                 target = acc.delta_text
                 json = target.json
                 if target.small < _LAST_SMALL and (json is None or json.source is not None):
