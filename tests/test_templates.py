@@ -308,16 +308,19 @@ def test_mutated_streams(
     same_with_and_without(_compact(mutated, names), cuts, **options)
 
 
+# The deltas of BASE that continue a run (those the inline path and a template may read).
+INLINE = [
+    i
+    for i in range(1, len(BASE))
+    if BASE[i]["type"].endswith(".delta") and BASE[i]["type"] == BASE[i - 1]["type"]
+]
+
+
 def test_every_odd_field_of_every_delta() -> None:
-    inline = [
-        i
-        for i in range(1, len(BASE))
-        if BASE[i]["type"].endswith(".delta") and BASE[i]["type"] == BASE[i - 1]["type"]
-    ]
-    assert len(inline) >= 10
+    assert len(INLINE) >= 10
     odd = [*ODD_VALUES, "drop"]
     for n, (field, value) in enumerate(itertools.product(FIELD_NAMES, odd)):
-        i = inline[n % len(inline)]  # (each pair at one of them: all of them cost seconds)
+        i = INLINE[n % len(INLINE)]  # (each pair at one of them: all of them cost seconds)
         events = [dict(e) for e in BASE]
         if value == "drop":
             events[i].pop(field, None)
@@ -348,3 +351,29 @@ def test_templates_are_used(monkeypatch: pytest.MonkeyPatch) -> None:
                 assert len(hits) >= n - 8, scenario
             else:
                 assert hits == []
+
+
+def test_a_whole_run_with_an_odd_field() -> None:
+    # Every delta of a run from one on with the odd value (or without the field): templates
+    # learnt from such deltas, read the next ones or refuse them as the scanner's path does.
+    odd = [*ODD_VALUES, "drop"]
+    for n, (field, value) in enumerate(itertools.product(FIELD_NAMES, odd)):
+        start = INLINE[n % len(INLINE)]
+        events = [dict(e) for e in BASE]
+        for event in events[start - 1 :]:
+            if event["type"] != BASE[start]["type"]:
+                break
+            if value == "drop":
+                event.pop(field, None)
+            else:
+                event[field] = value
+        same_with_and_without(_compact(events, {}), [], events=bool(n % 2))
+
+
+@pytest.mark.parametrize("name", ["other", "response.output_text.delta", "message", ""])
+def test_event_names_on_deltas_a_template_reads(name: str) -> None:
+    # An event name that is not the data's type sends the delta to the general path (which
+    # notes it), whether or not a template read its data.
+    for i in INLINE:
+        names = {i: name or BASE[i]["type"].replace("delta", "done")}
+        same_with_and_without(_compact(BASE, names), [])
