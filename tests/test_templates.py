@@ -377,3 +377,20 @@ def test_event_names_on_deltas_a_template_reads(name: str) -> None:
     for i in INLINE:
         names = {i: name or BASE[i]["type"].replace("delta", "done")}
         same_with_and_without(_compact(BASE, names), [])
+
+
+@pytest.mark.parametrize("back", [1, 2, 3])
+def test_a_delta_of_an_earlier_part(back: int) -> None:
+    # A delta of the first text part moved into the last one's run, in sequence: the first
+    # part's template (its layout, its locator) must not read it into the part cached now.
+    runs = [i for i in INLINE if BASE[i]["type"] == "response.output_text.delta"]
+    first = [i for i in runs if BASE[i]["item_id"] == BASE[runs[0]]["item_id"]]
+    last = [i for i in runs if BASE[i]["item_id"] == BASE[runs[-1]]["item_id"]]
+    assert first and last and first[-1] < last[0]
+    events = [dict(e) for e in BASE]
+    moved = events.pop(first[-1])
+    events.insert(last[0] - 1 + back, moved)
+    for n, event in enumerate(events):
+        event["sequence_number"] = n
+    state = same_with_and_without(_compact(events, {}), [])
+    assert state["outcome"] == "completed"
