@@ -11,6 +11,11 @@ path, ``ResponsesStream._on_object`` (through :meth:`InlineFeed._on_decoded`), w
 events, state and diagnostics: the property tests in ``tests/test_fast_deltas.py`` hold the two
 equal.
 
+With the standard library's JSON, a delta laid out as the one that set the cached target is read
+by that target's template (``templates.py``: a few ``startswith`` and ``scanstring`` calls, the
+same dict as ``json.loads``) and goes inline without the checks, which the template's match
+implies; ``tests/test_templates.py`` holds streams equal with and without templates.
+
 :class:`InlineFeed` is a base class of :class:`ResponsesStream`, split out of it to keep each class
 small; the state it reads is set by ``ResponsesStream.__init__``.
 """
@@ -166,10 +171,13 @@ class InlineFeed(ResumableStream):
         split = self._split_logprobs and splits
         entries_text: Any = None
         # The template of the cached target's deltas (see templates.py): its match, or None.
-        template = self._refresh_template(None)
-        match = None if template is None or nxt is None else template.match
-        # Which inline path an event takes: 0 none, 1 text delta, 2 other extending delta.
+        template: Any = self._refresh_template(None)  # (a Template whenever match is set)
+        match = None if nxt is None else template and template.match
+        # Which inline path an event takes: 0 none, 1 text delta, 2 other extending delta; the
+        # fields it applies.
         fast: int
+        kind: Any = None
+        seq = delta = item_id = output_index = content_index = summary_index = logprobs = None
         for event_type, payload, offset in raw:
             if not event_type:
                 self._on_comment()
@@ -380,7 +388,7 @@ class InlineFeed(ResumableStream):
                 # The first text delta applied: its keys are the decoder's (once per stream).
                 text_fields, type_key = self._text_fields, self._type_key = _own_keys(obj)
             template = self._refresh_template(obj)
-            match = None if template is None or nxt is None else template.match
+            match = None if nxt is None else template and template.match
 
     def _refresh_template(self, obj: JSONValue) -> Template | None:
         """The template of the deltas of the accumulator's cached target (see templates.py):

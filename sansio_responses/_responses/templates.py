@@ -142,7 +142,7 @@ class Template:
             delta = data["delta"] = first
             if middle is not None:
                 data["obfuscation"] = second
-        logprobs = None
+        logprobs: list[Any] | None = None
         if self.logprobs:
             logprobs = data["logprobs"] = []
         return data, delta, logprobs
