@@ -110,6 +110,7 @@ class OutputItems:
         order = range(len(slots)) if items.top + 1 == len(slots) else sorted(slots)
         roots: list[tuple[Any, bool]] = [(self.response, True)]
         roots += [(slots[i], i in frozen) for i in reversed(order)]
+        lists: list[list[str]] = []
         for root, fixed in roots:
             if budget <= 0:
                 break
@@ -119,15 +120,22 @@ class OutputItems:
                 hit = known.get(id(root))  # the tree is kept with it: an id never reused
                 if hit is not None:
                     kept[id(root)] = hit
-                    for value in hit[1]:
-                        found[id(value)] = value
+                    lists.append(hit[1])
                     continue
             strings, budget = _long_in(root, min_length, budget)
-            for value in strings:
-                found[id(value)] = value
+            lists.append(strings)
             if fixed and budget > 0:  # walked whole: the same next time
                 kept[id(root)] = (root, strings)
         self._long = kept
+        # In document order (the response's own strings, then the items by output_index, each
+        # in its tree's order): the large event is searched for them in one pass (see _cuts).
+        if len(lists) > 1 and self.response is not None:
+            lists[1:] = lists[:0:-1]
+        else:
+            lists.reverse()
+        for strings in lists:
+            for value in strings:
+                found[id(value)] = value
         return list(found.values())
 
     def forget_long_strings(self) -> None:
@@ -335,7 +343,7 @@ def _sparse(container: dict[str, Any], key: str) -> Sparse:
 
 def _long_in(root: Any, min_length: int, budget: int) -> tuple[list[str], int]:
     """The strings of at least *min_length* characters in the tree *root* (see
-    :meth:`OutputItems.long_strings`), depth first, and the *budget* of nodes left."""
+    :meth:`OutputItems.long_strings`), in the tree's order, and the *budget* of nodes left."""
     found: list[str] = []
     stack: list[tuple[Any, int]] = [(root, 0)]
     pop, push = stack.pop, stack.append
@@ -357,4 +365,5 @@ def _long_in(root: Any, min_length: int, budget: int) -> tuple[list[str], int]:
                 stack.extend([(child, depth) for child in node])
             elif t is Sparse:
                 stack.extend([(child, depth) for child in node.slots.values()])
+    found.reverse()  # (the stack takes the last child first)
     return found, budget
