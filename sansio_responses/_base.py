@@ -394,9 +394,10 @@ def _cuts(
                     needle = quote + encode(value[:_HEAD], as_bytes)
                 except UnicodeEncodeError:
                     continue
-            # The first match after the last one, else the first before it (the bound lets
-            # a match start up to there): the data are read about once for all held strings.
-            for lo, hi in ((cursor, size), (0, cursor + len(needle) - 1)):
+            # The first match after the last one, else the first before it (a string token
+            # starting before that one's end and ending after it would be inside it): the data
+            # are read about once for all held strings, in the order the events write them.
+            for lo, hi in ((cursor, size), (0, cursor)):
                 if hi - lo < len(value) + 2:
                     continue  # no room for its quotes and one byte a character
                 at = find(needle, lo, hi)
