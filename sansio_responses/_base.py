@@ -377,7 +377,7 @@ def _cuts(
     if len(by_length) < len(shared):
         shared = [value for value in shared if any(value is v for v in by_length[len(value)])]
     cursor = 0  # where the last match ended: held strings come mostly in document order
-    matched: list[tuple[str, bytes, Callable[[str, bool], Any], int, Proof | None]] = []
+    matched: list[tuple[str, Any, Any, int, Proof | None]] = []  # with needle, form, profile, proof
     for value in shared:
         profile = -1  # not known yet
         known: Any = profiles.get(id(value)) if as_bytes and profiles is not None else None
