@@ -69,7 +69,7 @@ def _doc(held: list[str], layout: list[tuple[int, str]]) -> dict[str, Any]:
     return doc
 
 
-@settings(max_examples=250, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(
     bodies=st.lists(st.text(ALPHABET, max_size=12), min_size=1, max_size=4),
     pads=st.lists(st.integers(1, 30), min_size=4, max_size=4),
@@ -163,3 +163,39 @@ def test_long_strings_come_in_document_order(lengths: list[int], with_response: 
         expected += texts
     for _ in range(2):  # the second time from the trees kept by the first
         assert items.long_strings(16, 10_000) == expected
+
+
+texts = st.text(st.sampled_from("ab\u2019"), min_size=0, max_size=40)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    items=st.lists(
+        st.tuples(
+            st.lists(texts, max_size=8) | st.lists(texts, min_size=20, max_size=30),
+            st.booleans(),
+            st.integers(0, 3),
+        ),
+        min_size=1,
+        max_size=4,
+    ),
+    min_length=st.integers(1, 30),
+)
+def test_strings_found_at_adoption_are_the_walks(
+    items: list[tuple[list[str], bool, int]], min_length: int
+) -> None:
+    # An adopted item's long strings are found when it is placed, if its tree is small: what
+    # long_strings then gives is what a fresh walk of the same state gives, for small and large
+    # trees, items placed by a copy, replaced ones, and before long_strings was ever called.
+    state = OutputItems(lambda code, message: None, None, None)
+    for index, (strings, adopt, called) in enumerate(items):
+        item = {"type": "message", "content": [{"type": "output_text", "text": s} for s in strings]}
+        if called == 0:
+            state.long_strings(min_length, 1_000_000)  # from here on, adoptions walk their item
+        state._place(index - (called == 3), item, adopt=adopt)  # pyright: ignore[reportPrivateUsage]
+        got = state.long_strings(min_length, 1_000_000)
+        fresh = OutputItems(lambda code, message: None, None, None)
+        fresh.items = state.items
+        fresh.response = state.response
+        expected = fresh.long_strings(min_length, 1_000_000)
+        assert [id(s) for s in got] == [id(s) for s in expected]

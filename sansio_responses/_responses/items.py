@@ -32,6 +32,8 @@ __all__ = ["OutputItems"]
 
 #: How deep below an item (or the response object) :meth:`OutputItems.long_strings` looks.
 _LONG_DEPTH = 4
+#: An adopted item of at most this many nodes has its long strings found when it is placed.
+_ADOPTED_NODES = 64
 
 
 class OutputItems:
@@ -64,6 +66,8 @@ class OutputItems:
         # The long strings of each tree that never changes (an adopted item, the response
         # object), by the tree's id, with the tree: found once (see long_strings).
         self._long: dict[int, tuple[Any, list[str]]] = {}
+        # The min_length of long_strings once it was called (0 before; see _place).
+        self._long_min = 0
 
     def _note(self, code: str, message: str) -> None:
         self.notes += 1
@@ -102,6 +106,7 @@ class OutputItems:
         third of a 0.1 MB terminal event's decoding). Only the trees still held are kept.
         """
         found: dict[int, str] = {}
+        self._long_min = min_length
         items = self.items
         frozen = items.frozen
         known = self._long
@@ -141,6 +146,7 @@ class OutputItems:
     def forget_long_strings(self) -> None:
         """Forget the strings kept by :meth:`long_strings` (the stream has ended)."""
         self._long = {}
+        self._long_min = 0
 
     # -- locating items and parts ------------------------------------------------------------
 
@@ -198,6 +204,13 @@ class OutputItems:
                 self._by_id[old_id] = materialize(old)
         if adopt:
             items.adopt(index, item)
+            if self._long_min:
+                # Its long strings found now, while its tree was just decoded, for the terminal
+                # event (which repeats it): a walk there meets every node cold. Only a small tree
+                # (a large one's walk is bounded by the event that needs it, see long_strings).
+                strings, left = _long_in(item, self._long_min, _ADOPTED_NODES)
+                if left > 0:
+                    self._long[id(item)] = (item, strings)
         else:
             items.put(index, item)
 
