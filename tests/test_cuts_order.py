@@ -13,6 +13,7 @@ stream keeps from one event to the next (needles, proofs).
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 from hypothesis import given, settings
@@ -29,19 +30,13 @@ ALPHABET = st.sampled_from(
 KINDS = ["value", "deep", "inside", "escaped", "ends", "truncated", "longer", "key", "plain"]
 
 
-def _leaves(tree: Any) -> list[str]:
+def _leaves(node: Any) -> Iterator[str]:
     """The string values (not keys) of a JSON tree."""
-    out: list[str] = []
-    stack = [tree]
-    while stack:
-        node = stack.pop()
-        children: list[Any] = list(node.values()) if type(node) is dict else node
-        for child in children:
-            if type(child) in (dict, list):
-                stack.append(child)
-            elif type(child) is str:
-                out.append(child)
-    return out
+    children: Any = node.values() if type(node) is dict else node if type(node) is list else ()
+    for child in children:
+        yield from _leaves(child)
+    if type(node) is str:
+        yield node
 
 
 def _doc(held: list[str], layout: list[tuple[int, str]]) -> dict[str, Any]:
