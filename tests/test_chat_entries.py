@@ -251,8 +251,8 @@ def test_a_mistake_in_the_decoding_is_caught(monkeypatch: pytest.MonkeyPatch) ->
         self.raw = self.raw[:-1]
         return original(self)
 
-    original = Entries.flush
-    monkeypatch.setattr(Entries, "flush", lossy)
+    original = Entries.value
+    monkeypatch.setattr(Entries, "value", lossy)
     body = _stream(
         [
             _chunk(i, [{"token": f"t{i}", "logprob": -1.0, "bytes": []}], {"separators": _SEP})

@@ -15,6 +15,7 @@ refuse (whitespace, key order, escapes, nested and repeated ``logprobs`` keys, w
 from __future__ import annotations
 
 import copy
+import functools
 import itertools
 import json
 import pickle
@@ -49,6 +50,10 @@ _DECODERS = [None, json.loads]
 _SCAN: Any = json.JSONDecoder().scan_once  # type: ignore[attr-defined]  # the default (orjson when installed) and the standard library
 
 
+# The generated streams are the same for the same arguments (seeded): made once each.
+_generate = functools.lru_cache(maxsize=None)(gen.generate)
+
+
 def _never(payload: Any, scan: Any) -> None:
     return None  # the eager reference: no delta is read apart
 
@@ -61,21 +66,26 @@ def _run(data: bytes, cuts: list[int], eager: bool, snapshots: bool = True, **op
         points = sorted({c % (len(data) + 1) for c in cuts} | {0, len(data)})
         seen: list[Any] = []
         error: Any = None
+        last: Any = (None, None)  # the last snapshot and its wire dict (cached until an event)
         try:
             for a, b in itertools.pairwise(points):
                 for event in stream.feed(data[a:b]):
                     seen.append((type(event), event, repr(event), event.to_dict()))
                 if snapshots:
                     snapshot = stream.snapshot()
-                    seen.append(None if snapshot is None else snapshot.to_dict())
+                    if snapshot is not last[0]:
+                        last = (snapshot, None if snapshot is None else snapshot.to_dict())
+                    seen.append(last[1])
             seen += [(type(e), e, e.to_dict()) for e in stream.close()]
         except sr.ProtocolError as exc:
             error = (type(exc), str(exc), exc.offset, exc.sequence_number)
             seen += [(type(e), e, e.to_dict()) for e in exc.events]
         snapshot = stream.snapshot()
+        if snapshot is not last[0]:
+            last = (snapshot, None if snapshot is None else snapshot.to_dict())
         return {
             "seen": seen,
-            "snapshot": None if snapshot is None else snapshot.to_dict(),
+            "snapshot": last[1],
             "typed": snapshot,
             "outcome": stream.outcome,
             "diagnostics": [(d.code, d.message, d.sequence_number) for d in stream.diagnostics],
@@ -83,9 +93,13 @@ def _run(data: bytes, cuts: list[int], eager: bool, snapshots: bool = True, **op
         }
 
 
-def _same(data: bytes, cuts: list[int], snapshots: bool = True, **options: Any) -> Any:
+def _same(
+    data: bytes, cuts: list[int], snapshots: bool = True, eager: Any = None, **options: Any
+) -> Any:
+    """The lazy run, checked equal to the eager one (or to *eager*, the eager run's result on
+    the whole body: without snapshots a run's result does not depend on where it is cut)."""
     lazy = _run(data, cuts, False, snapshots, **options)
-    assert lazy == _run(data, cuts, True, snapshots, **options)
+    assert lazy == (_run(data, cuts, True, snapshots, **options) if eager is None else eager)
     return lazy
 
 
@@ -97,14 +111,15 @@ def test_the_real_recording_split_at_every_offset(json_loads: Any) -> None:
     assert whole["snapshot"]["output"][0]["content"][0]["logprobs"]  # (it has some)
     # (Every offset of the framing is the SSE tests' concern; here a stride that still cuts
     # every delta's data in several places.)
+    eager = _run(data, [], True, snapshots=False, json_loads=json_loads)
     for cut in range(1, len(data), 29):
-        _same(data, [cut], snapshots=False, json_loads=json_loads)
+        _same(data, [cut], snapshots=False, eager=eager, json_loads=json_loads)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(n=st.integers(1, 40), cuts=st.lists(st.integers(0, 10**6), max_size=12))
 def test_generated_streams_split_anywhere(n: int, cuts: list[int]) -> None:
-    data = gen.generate("text_logprobs", n).data
+    data = _generate("text_logprobs", n).data
     for json_loads in _DECODERS:
         result = _same(data, cuts, json_loads=json_loads)
         assert result["outcome"] == "completed"
@@ -215,7 +230,7 @@ _KINDS = [
 
 
 def _edited(n: int, edits: list[tuple[int, str]]) -> bytes:
-    lines = gen.generate("text_logprobs", n).data.split(b"\n")
+    lines = _generate("text_logprobs", n).data.split(b"\n")
     deltas = [i for i, line in enumerate(lines) if _DELTA.match(line)]
     done: set[int] = set()
     for at, kind in edits:
@@ -230,11 +245,15 @@ def _edited(n: int, edits: list[tuple[int, str]]) -> bytes:
 @pytest.mark.parametrize("json_loads", _DECODERS)
 def test_each_edit_gives_what_decoding_gives(kind: str, json_loads: Any) -> None:
     # The first delta (the general path), one in the middle and the last (the inline path).
-    # A snapshot after every 1.5 KB: the part's texts are read before the .done event.
-    cuts = list(range(1500, 20_000, 1500))
-    for at in (0, 7, -1):
-        _same(_edited(12, [(at, kind)]), cuts, json_loads=json_loads)
-        _same(_edited(12, [(at, kind)]), cuts, json_loads=json_loads, strict=True)
+    # A snapshot before the deltas, then after every 3 KB: the part's texts are read (and more
+    # added) before the .done event, and the events after it.
+    cuts = [1500, *range(3000, 20_000, 3000)]
+    for at in (0, 4, -1):
+        data = _edited(9, [(at, kind)])
+        if _same(data, cuts, json_loads=json_loads)["diagnostics"] or at == 0:
+            # Strict mode only raises where a tolerated anomaly is noted (_base's _note):
+            # where none was, the strict run is this one (checked on the first delta).
+            _same(data, cuts, json_loads=json_loads, strict=True)
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -267,7 +286,7 @@ def test_large_done_events_at_every_nesting_limit(
     # 200 deltas: every .done event is over 64 KiB (the held spans' threshold); the logprobs
     # nest 5 levels, the events put them 1 (output_text.done) to 6 levels (response.completed)
     # deeper: each limit from 12 down stops a different event, with the same error either way.
-    data = gen.generate("text_logprobs", 200).data
+    data = _generate("text_logprobs", 200).data
     result = _same(
         data,
         [4096 * i for i in range(1, 200)],
@@ -282,7 +301,7 @@ def test_large_done_events_at_every_nesting_limit(
 
 
 def test_the_done_events_share_one_decoded_array() -> None:
-    data = gen.generate("text_logprobs", 200).data
+    data = _generate("text_logprobs", 200).data
     stream = sr.ResponsesStream(json_loads=json.loads)
     events: list[Any] = []
     for i in range(0, len(data), 4096):
@@ -298,8 +317,8 @@ def test_the_done_events_share_one_decoded_array() -> None:
 
 def test_done_span_refuses_what_it_cannot_prove() -> None:
     held = Logprobs([])
-    held.add('[{"a":1}]')
-    held.add('[{"b":2.5},{"c":null}]')
+    held.add('[{"a":1}]', 1)
+    held.add('[{"b":2.5},{"c":null}]', 2)
     data = b'{"type":"response.output_text.done","logprobs":[{"a":1},{"b":2.5},{"c":null}]}'
     span = done_span(held, data)
     assert span is not None
@@ -310,10 +329,10 @@ def test_done_span_refuses_what_it_cannot_prove() -> None:
     assert held.value() == span[1]  # the joined text decodes to the same entries
     assert done_span(held, data) is None  # joined (and now decoded) already
     other = Logprobs([{"x": 0}])  # decoded entries first: the texts are not the whole array
-    other.add('[{"a":1}]')
+    other.add('[{"a":1}]', 1)
     assert done_span(other, b'[{"a":1}]') is None
     absent = Logprobs([])
-    absent.add('[{"a":1}]')
+    absent.add('[{"a":1}]', 1)
     assert done_span(absent, b'[{"a":2}]') is None
     assert absent.value() == [{"a": 1}]
 
@@ -332,11 +351,12 @@ def test_split_logprobs_gives_the_whole_decode() -> None:
 
 def test_the_holder_copies_pickles_and_keeps_order() -> None:
     held = Logprobs([{"first": 1}])
-    held.add('[{"a":1},{"b":[2,{"c":3}]}]')
+    held.add('[{"a":1},{"b":[2,{"c":3}]}]', 2)
     copied = copy.deepcopy(held)
     cloned = _clone_iterative({"logprobs": held})["logprobs"]
     assert type(cloned) is Logprobs and cloned is not held
-    held.add('[{"d":4}]')
+    held.add('[{"d":4}]', 1)
+    assert len(held) == 4 and len(copied) == 3
     held.extend([{"e": 5}])
     assert held.value() == [{"first": 1}, {"a": 1}, {"b": [2, {"c": 3}]}, {"d": 4}, {"e": 5}]
     assert copied.value() == [{"first": 1}, {"a": 1}, {"b": [2, {"c": 3}]}]
@@ -346,7 +366,7 @@ def test_the_holder_copies_pickles_and_keeps_order() -> None:
 
 
 def test_snapshots_read_from_several_threads_decode_once() -> None:
-    data = gen.generate("text_logprobs", 300).data
+    data = _generate("text_logprobs", 300).data
     cut = data.index(b"event: response.output_text.done")
     expected = _run(data[:cut], [], True, snapshots=False)["snapshot"]
     interval = sys.getswitchinterval()
@@ -375,7 +395,7 @@ def test_snapshots_read_from_several_threads_decode_once() -> None:
 
 def _two_messages(n: int) -> bytes:
     """The generated stream with its message twice (a second output item, its own id)."""
-    blocks = gen.generate("text_logprobs", n).data.rstrip(b"\n").split(b"\n\n")
+    blocks = _generate("text_logprobs", n).data.rstrip(b"\n").split(b"\n\n")
     first = next(i for i, b in enumerate(blocks) if b"response.output_item.added" in b)
     last = next(i for i, b in enumerate(blocks) if b"response.output_item.done" in b)
     item_id = re.search(rb'"id":"(msg_[0-9a-f]+)"', blocks[first]).group(1)  # type: ignore[union-attr]

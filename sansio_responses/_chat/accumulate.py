@@ -410,7 +410,7 @@ class ChoiceAcc:
                     if pack is not None and pack_entries(self, old, v, pack):
                         continue
                     if entries is not None:
-                        entries.flush()  # (the entries kept as text come first)
+                        entries.value()  # (the entries kept as text come first)
                     old.extend(v)
                 else:
                     old.extend(v)

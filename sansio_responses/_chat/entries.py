@@ -1,38 +1,27 @@
 """A choice's ``logprobs.content`` token entries, kept as the JSON text they came in until read.
 
-With ``logprobs=True`` every chunk brings a few token entries (each an object holding lists and
-objects: about 13 containers a chunk). Kept decoded, they stay alive for the whole stream, and
-the garbage collector walks every one of them again at each of its older-generation passes: on
-a stream of 5,000 chunks that walk costs more than decoding them (bench/chat_peers.py). Kept as
-text (one string a chunk, which the collector never walks: a ``str`` holds no references) they
-cost nothing until someone reads them, and they take a quarter of the memory.
-
-The logprobs template (:meth:`ChatFastPaths._logprobs_templated`) has already checked each
-chunk's entries (an array of objects, within ``max_nesting_depth``): it matched them with
-:data:`ONE_ENTRY` (the API's one entry a chunk, below), or read them with the standard library's
-scanner; here it keeps the array's text, and the chunk's event decodes it when first read.
-Decoding the texts with the same scanner gives the values it gives in the event: a JSON text
-decodes the same wherever it stands (RFC 8259 section 2), and the arrays' elements joined with
-commas into one array are the same elements in the same order.
-
-:class:`Entries` is the list :meth:`ChoiceAcc.extend_logprobs` extends (decoded entries, from
-every other path) followed by those texts; :meth:`Entries.flush` decodes the texts into the
-list, once, and the snapshot's ``Choice.logprobs`` does it on first access (see
-:func:`pending_logprobs`). tests/test_chat_entries.py proves the result equal to the general
-path's, which keeps every entry decoded.
+With ``logprobs=True`` every chunk brings a few token entries, kept as text for the reasons
+``_held_entries`` gives (on a stream of 5,000 chunks the garbage collector's walks of decoded
+entries cost more than decoding them: bench/chat_peers.py). The logprobs template
+(:meth:`ChatFastPaths._logprobs_templated`) has already checked each chunk's entries (an array of
+objects, within ``max_nesting_depth``): it matched them with :data:`ONE_ENTRY` (the API's one
+entry a chunk, below), or read them with the standard library's scanner; it keeps the array's
+text in the choice's :class:`Entries`, after the decoded entries of every other path (the list
+:meth:`ChoiceAcc.extend_logprobs` extends), and the snapshot's ``Choice.logprobs`` decodes them
+on first access (:func:`pending_logprobs`). With orjson as the decoder, :func:`pack_entries`
+keeps orjson's text of them instead. tests/test_chat_entries.py proves the result equal to the
+general path's, which keeps every entry decoded.
 """
 
 from __future__ import annotations
 
-import importlib
 import re
 import sys
-import threading
 from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from .shape import ScanValue
+from .._held_entries import PACK, UNPACK, HeldEntries
 
 __all__ = [
     "ENTRY_DEPTH",
@@ -44,16 +33,8 @@ __all__ = [
     "pending_logprobs",
 ]
 
-# orjson, if installed (optional): with it as the decoder, the common path keeps each chunk's
-# entries as orjson's text of them (pack_entries), for the same reason as above.
-try:
-    _orjson: Any = importlib.import_module("orjson")
-except ImportError:  # pragma: no cover - orjson is optional
-    _orjson = None
-#: orjson's ``dumps`` and ``loads``, or None without orjson.
-PACK: Callable[[Any], bytes] | None = None if _orjson is None else _orjson.dumps
-UNPACK: Callable[[Any], Any] | None = None if _orjson is None else _orjson.loads
-_unpack = UNPACK
+#: The holder of a choice's ``logprobs.content`` entries (the bytes texts are elements alone).
+Entries = HeldEntries
 
 
 # -- the common entry, checked without decoding it ------------------------------------------------
@@ -119,63 +100,19 @@ def pack_entries(
     # orjson writes NaN and the infinities as null, silently; the entries of a large chunk were
     # decoded by the standard library, which reads them. Where the text has a null, keep the
     # entries decoded unless it reads back equal (a NaN never does).
-    if b"null" in text and _unpack(b"[" + text + b"]") != entries:  # type: ignore[misc]
+    if b"null" in text and UNPACK(b"[" + text + b"]") != entries:  # type: ignore[misc]
         return False
     kept: Entries | None = owner.entries
     if kept is None:
-        kept = owner.entries = Entries(items, None)
+        kept = owner.entries = Entries(items, True)
     # (Texts of one kind only: a stream decoding with orjson has no logprobs template.)
     kept.add(text, len(entries))
     return True
 
 
-class Entries:
-    """The token entries of one choice's ``logprobs.content``: :attr:`items` (decoded, the very
-    list of ``ChoiceAcc.logprobs["content"]``), then :attr:`raw` (texts of non-empty JSON arrays
-    of entries, read by *scan*, not decoded yet), which hold :attr:`pending` entries."""
-
-    __slots__ = ("items", "lock", "pending", "raw", "scan")
-
-    def __init__(self, items: list[Any], scan: ScanValue | None) -> None:
-        self.items = items
-        # str: a JSON array read by scan; bytes: an array's elements, orjson's (pack_entries).
-        self.raw: list[Any] = []
-        self.pending = 0
-        self.scan = scan
-        # A snapshot may be read in another thread while the stream is fed (a consumer thread
-        # handed snapshots): its flush and the feeding thread's add must not interleave, or a
-        # text added between the decode and the reset is lost, or two flushes add twice.
-        self.lock = threading.Lock()
-
-    def add(self, text: Any, count: int) -> None:
-        """Keep *text* (holding *count* entries) after those kept so far."""
-        with self.lock:
-            self.raw.append(text)
-            self.pending += count
-
-    def __len__(self) -> int:
-        with self.lock:  # (not between a flush's extend and its reset: counted twice)
-            return len(self.items) + self.pending
-
-    def flush(self) -> list[Any]:
-        """Decode the texts not decoded yet onto :attr:`items` (in order), and return it."""
-        with self.lock:
-            raw = self.raw
-            if raw:
-                # One array of every element: one call of the decoder, not one per chunk.
-                if raw[0].__class__ is bytes:
-                    self.items.extend(_unpack(b"[" + b",".join(raw) + b"]"))  # type: ignore[misc]
-                else:
-                    joined = "[" + ",".join([text[1:-1] for text in raw]) + "]"
-                    self.items.extend(self.scan(joined, 0)[0])  # type: ignore[misc]
-                self.raw = []
-                self.pending = 0
-        return self.items
-
-
 def _materialize(entries: Entries, count: int, base: dict[str, Any]) -> dict[str, Any]:
     out = dict(base)
-    out["content"] = entries.flush()[:count]
+    out["content"] = entries.value()[:count]
     return {"logprobs": out}
 
 

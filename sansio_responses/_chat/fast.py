@@ -624,7 +624,7 @@ class ChatFastPaths(ChatAccumulator):
             # just read serve this chunk's event alone.
             kept = ch.entries
             if kept is None:
-                kept = ch.entries = Entries(ch.logprobs["content"], tpl.scan)  # type: ignore[index]
+                kept = ch.entries = Entries(ch.logprobs["content"])  # type: ignore[index]
             raw = text[spans[0] : spans[1]]
             kept.add(raw, count)
             if entries is SKIMMED:

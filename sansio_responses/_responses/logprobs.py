@@ -1,13 +1,12 @@
 """A text part's ``logprobs``, kept as the JSON text the deltas brought until read (issue 21).
 
 With ``include=["message.output_text.logprobs"]`` every ``response.output_text.delta`` brings a
-few token entries (each an object holding lists and objects: about 13 containers a delta). Kept
-decoded in the accumulated part, they stay alive for the whole stream (5.85x the largest event
-on ``bench/shapes.py``'s text_logprobs stream), the garbage collector walks them at each of its
-older-generation passes, and the ``response.output_text.done`` event then decodes all of them a
-second time. Here the part holds a :class:`Logprobs`: the entries decoded so far (``items``,
-from the general path) followed by the JSON texts of the deltas' arrays (``raw``), decoded when
-the part is first materialised (a snapshot) with the decoder that decoded them in their events.
+few token entries. Kept decoded in the accumulated part, they stay alive for the whole stream
+(5.85x the largest event on ``bench/shapes.py``'s text_logprobs stream; see ``_held_entries``),
+and the ``response.output_text.done`` event then decodes all of them a second time. Here the part
+holds a :class:`Logprobs`: the entries decoded so far (``items``, from the general path) followed
+by the JSON texts of the deltas' arrays (``raw``), decoded when the part is first materialised (a
+snapshot) with the decoder that decoded them in their events.
 
 :func:`split_logprobs` is how the inline text-delta path reads a delta's data: its ``logprobs``
 array and the rest are decoded apart, so the array's text is known exactly, at no more decoding
@@ -16,15 +15,12 @@ into one held span for the ``.done`` event (see ``_base.load_sharing``): where t
 hold exactly those bytes as a value, the value is put in already decoded (decoded here piece by
 piece, so no ``str`` of the whole array exists at once), and never decoded from the event.
 
-Why the values are the same: a JSON text decodes the same wherever it stands (RFC 8259 section
-2), and the elements of several arrays joined with commas into one array are the same elements
-in the same order. tests/test_lazy_logprobs.py holds the two paths equal.
+Why the values are the same: see ``_held_entries``; tests/test_lazy_logprobs.py holds the two
+paths equal.
 """
 
 from __future__ import annotations
 
-import importlib
-import threading
 from collections.abc import Callable
 from itertools import repeat
 from typing import Any
@@ -33,97 +29,27 @@ from .._base import (
     Span,
     _scan_once,  # pyright: ignore[reportPrivateUsage]  # the stream's own scanner
 )
-from .models import copy_tree
+from .._held_entries import UNPACK, HeldEntries
 
 __all__ = ["Logprobs", "add_entries", "done_span", "exact_levels", "split_logprobs"]
-
-try:
-    _orjson: Any = importlib.import_module("orjson")
-except ImportError:  # pragma: no cover - orjson is optional
-    _orjson = None
-_orjson_loads: Callable[[Any], Any] | None = None if _orjson is None else _orjson.loads
 
 
 # Texts decoded in one call by a flush or a span's value: about this many bytes (the transient
 # text of each call stays small).
 _GROUP = 64 * 1024
+
+
+class Logprobs(HeldEntries):
+    """The holder of a text part's ``logprobs`` (a ``HeldEntries``): its texts are the deltas'
+    whole arrays, read by the standard library's scanner ``_GROUP`` bytes at a time."""
+
+    __slots__ = ()
+    arrays = True
+    group = _GROUP
+
+
 # The API writes the delta's fields in alphabetical order: what follows the logprobs array.
 _AFTER = (b',"obfuscation":', b',"output_index":')
-
-
-class Logprobs:
-    """The ``logprobs`` of a text part: :attr:`items` (decoded) then :attr:`raw` (the JSON texts
-    of non-empty arrays, not decoded yet), read by orjson when :attr:`orjson` (as the deltas
-    were), else by the standard library's scanner."""
-
-    __slots__ = ("items", "joined", "lock", "orjson", "raw")
-
-    def __init__(self, items: list[Any], orjson: bool = False) -> None:
-        self.items = items
-        self.raw: list[Any] = []
-        self.orjson = orjson
-        #: True once :attr:`raw` is one ``bytes`` array (see :func:`done_span`).
-        self.joined = False
-        # A snapshot may be taken in another thread while the stream is fed: a flush and an add
-        # must not interleave (a text added between the decode and the reset would be lost).
-        self.lock = threading.Lock()
-
-    def add(self, text: Any) -> None:
-        """Keep *text*, the JSON text of a non-empty array of entries, after those so far."""
-        with self.lock:
-            self.raw.append(text)
-
-    def extend(self, entries: list[Any]) -> None:
-        """Add decoded *entries* after those so far."""
-        with self.lock:
-            if self.raw:
-                self._flush()
-            self.items.extend(entries)
-
-    def value(self) -> list[Any]:
-        """Every entry, decoded (the texts once: from then on they are kept decoded)."""
-        with self.lock:
-            if self.raw:
-                self._flush()
-            return self.items
-
-    def _flush(self) -> None:
-        raw = self.raw
-        if self.orjson:
-            inner = b",".join([t[1:-1] for t in raw])
-            self.items.extend(_orjson_loads(b"[" + inner + b"]"))  # type: ignore[misc]
-        else:
-            group: list[Any] = []
-            size = 0
-            for text in raw:
-                group.append(text)
-                size += len(text)
-                if size >= _GROUP:
-                    self.items.extend(_scan_texts(group))
-                    group = []
-                    size = 0
-            if group:
-                self.items.extend(_scan_texts(group))
-        self.raw = []
-        self.joined = False
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Logprobs:
-        # The texts are shared (immutable), the decoded entries copied: nothing is decoded.
-        with self.lock:
-            copy = Logprobs(copy_tree(self.items), self.orjson)
-            copy.raw = list(self.raw)
-            copy.joined = self.joined
-        return copy
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (Logprobs, (self.value(), self.orjson))
-
-
-def _scan_texts(texts: list[Any]) -> list[Any]:
-    """The elements of the arrays *texts* (``str``, or ``bytes`` read as UTF-8), by the standard
-    library's scanner, in one call."""
-    inner = [(t if t.__class__ is str else t.decode("utf-8", "replace"))[1:-1] for t in texts]
-    return _scan_once("[" + ",".join(inner) + "]", 0)[0]  # type: ignore[no-any-return]
 
 
 def split_logprobs(payload: Any, scan: Callable[[str, int], tuple[Any, int]] | None) -> Any:
@@ -152,7 +78,7 @@ def split_logprobs(payload: Any, scan: Callable[[str, int], tuple[Any, int]] | N
         if end != len(payload) - (stop - start) + 1:
             return None
     else:
-        if payload.__class__ is not bytes or _orjson_loads is None:
+        if payload.__class__ is not bytes or UNPACK is None:
             return None
         start = _array_start(payload, b'"logprobs"', b":[", b"]", b"\\u")
         if start < 0:
@@ -167,8 +93,8 @@ def split_logprobs(payload: Any, scan: Callable[[str, int], tuple[Any, int]] | N
         if stop < 0 or payload[stop - 1] != 0x5D:  # (the array's own "]", no space before)
             return None
         try:
-            entries = _orjson_loads(payload[start:stop])
-            obj = _orjson_loads(payload[:start] + b"0" + payload[stop:])
+            entries = UNPACK(payload[start:stop])
+            obj = UNPACK(payload[:start] + b"0" + payload[stop:])
         except ValueError:  # (orjson.JSONDecodeError)
             return None
     if obj.__class__ is not dict or obj.get("logprobs") != 0 or entries.__class__ is not list:
@@ -208,7 +134,7 @@ def add_entries(part: dict[str, Any], entries: list[Any], text: Any, orjson: boo
     if text is None:
         held.extend(entries)
     else:
-        held.add(text)
+        held.add(text, len(entries))
 
 
 def exact_levels(span: Span) -> Span:
