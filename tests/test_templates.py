@@ -408,3 +408,24 @@ def test_a_delta_of_an_earlier_part(back: int) -> None:
         event["sequence_number"] = n
     state = same_with_and_without(_compact(events, {}), [])
     assert state["outcome"] == "completed"
+
+
+@pytest.mark.parametrize(
+    "inserted",
+    [
+        {"type": "error", "code": "server_error", "message": "boom", "param": None},
+        dict(BASE[-1]),  # the terminal event
+        {"type": "response.in_progress", "response": BASE[1]["response"]},
+    ],
+    ids=lambda e: e["type"],
+)
+def test_deltas_after_an_event_that_ends_or_interrupts(inserted: dict[str, Any]) -> None:
+    # The run's deltas go on, in sequence, after an error, the terminal event or another
+    # event: once the outcome is set, or the cache reset, no template reads them inline.
+    for i in INLINE[::3]:
+        events = [dict(e) for e in BASE]
+        events.insert(i + 1, dict(inserted))
+        for n, event in enumerate(events):
+            event["sequence_number"] = n
+        for strict in (False, True):
+            same_with_and_without(_compact(events, {}), [], strict=strict)
