@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import json
+import os
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -298,13 +299,27 @@ Span: TypeAlias = tuple[bytes, Any, int]
 #: for a held string, the nesting of the value for a held span.
 Cut: TypeAlias = tuple[int, int, Any, int]
 #: What stands for the bytes of a held string's JSON form (the API's, UTF-8) once they were
-#: compared with it in one event: ``(their length, their SHA-256 digest)``. The next event's
-#: bytes that have this length and digest are those bytes (SHA-256 is collision resistant: no
-#: server can write other bytes with the same digest), so they encode the held string too,
-#: checked by one C call instead of encoding the string again (see :func:`_proved`). Kept for
-#: non-ASCII strings only: an ASCII string's UTF-8 form is a copy, several times faster than
-#: hashing it (a 1 MB base64 image).
-Proof: TypeAlias = tuple[int, bytes]
+#: compared with it in one event: ``(their length, their digest)`` (see :func:`_digest`). The
+#: next event's bytes that have this length and digest are those bytes, so they encode the held
+#: string too, checked by one C pass instead of encoding the string again (see :func:`_proved`).
+#: Kept for non-ASCII strings only: an ASCII string's UTF-8 form is a copy, several times faster
+#: than hashing it (a 1 MB base64 image).
+Proof: TypeAlias = tuple[int, "int | bytes"]
+
+#: Whether :func:`_digest` is the interpreter's own ``hash`` of bytes: SipHash (PEP 456), a
+#: keyed pseudorandom function whose 128-bit key is drawn at random when the interpreter starts
+#: and never leaves it. A server that does not know the key writes other bytes of the same
+#: length with the same 64-bit digest with probability about 2**-64 per event, whatever it
+#: chooses (the PRF's guarantee; the digests are never sent anywhere), and it costs a third of
+#: SHA-256 on a cold cache (90 KB: 46 against 111 µs, most of SHA-256's being OpenSSL's fixed
+#: cost; the terminal event of a 90 KB function call: B/A 0.82). When the key may be known (the
+#: hash is not SipHash, or ``PYTHONHASHSEED`` fixes the key: tests, reproducible runs) the
+#: digest is SHA-256, collision resistant with no secret at all.
+KEYED_DIGEST: bool = (
+    sys.hash_info.algorithm in ("siphash13", "siphash24")
+    and bool(sys.flags.hash_randomization)
+    and os.environ.get("PYTHONHASHSEED", "random") == "random"
+)
 #: What a stream keeps of each held string it compared, by id: ``(the string, its
 #: :func:`_profile`, the needle its UTF-8 form is searched with, its :data:`Proof` or None)``
 #: (see :func:`_cuts`).
@@ -490,24 +505,31 @@ def _profile_of(value: str, needle: bytes, profiles: Profiles | None) -> int:
     return profile
 
 
+def _digest(part: memoryview) -> int | bytes:
+    """The digest a :data:`Proof` holds of the bytes *part* (see :data:`KEYED_DIGEST`)."""
+    # (hash() of a memoryview would first hash the whole object it views: a copy of the part
+    # is hashed instead, a memcpy.)
+    return hash(part.tobytes()) if KEYED_DIGEST else hashlib.sha256(part).digest()
+
+
 def _prove(data: Any, start: int, stop: int) -> Proof:
     """The :data:`Proof` of ``data[start:stop]`` (bytes data)."""
     with memoryview(data) as view:
-        return stop - start, hashlib.sha256(view[start:stop]).digest()
+        return stop - start, _digest(view[start:stop])
 
 
 def _proved(data: Any, at: int, proof: Proof) -> int:
     """Where the bytes *proof* stands for end, if the data (bytes) hold them at *at*; -1 if not.
 
-    One C pass over them: hashing the 90 KB of a 2-byte-per-character text took 53 µs against
-    67-90 µs for encoding it again (and 126 against 180-230 on a cold cache, as a terminal
-    event meets it).
+    One C pass over them: hashing the 90 KB of a 2-byte-per-character text with SHA-256 took 53
+    µs against 67-90 µs for encoding it again (and 126 against 180-230 on a cold cache, as a
+    terminal event meets it); with the interpreter's keyed hash 16 µs warm, 46 cold.
     """
     stop = at + proof[0]
     if stop > len(data):
         return -1
     with memoryview(data) as view:
-        return stop if hashlib.sha256(view[at:stop]).digest() == proof[1] else -1
+        return stop if _digest(view[at:stop]) == proof[1] else -1
 
 
 _whitespace: Callable[[str, int], Any] = json.decoder.WHITESPACE.match  # type: ignore[attr-defined]

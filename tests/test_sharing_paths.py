@@ -13,7 +13,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import subprocess
+import sys
 from typing import Any
+from unittest import mock
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -181,15 +185,38 @@ def test_a_kept_needle_and_profile_find_what_a_fresh_search_finds(
     ascii_too=st.booleans(),
     ascii_first=st.booleans(),
     curly=st.booleans(),
+    keyed=st.booleans(),
 )
 def test_a_kept_proof_finds_what_a_fresh_search_finds(
-    value: str, pad: int, before: str, flip: int, ascii_too: bool, ascii_first: bool, curly: bool
+    value: str,
+    pad: int,
+    before: str,
+    flip: int,
+    ascii_too: bool,
+    ascii_first: bool,
+    curly: bool,
+    keyed: bool,
 ) -> None:
-    # An event that may be followed (found=[...]) keeps the proof (length, SHA-256) of the bytes
-    # a held string matched; the next event's bytes are checked by it. On the next event, the
+    # An event that may be followed (found=[...]) keeps the proof (length, digest: the keyed
+    # hash or SHA-256) of the bytes a held string matched; the next event's bytes are checked
+    # by it. On the next event, the
     # same string elsewhere, or the string with one byte of one occurrence changed: the result
     # is json.loads' and shares exactly what a search without anything kept shares. (The first
     # event may hold the string in the ASCII-escaped form only: no proof is kept of that form.)
+    with mock.patch.object(_base, "KEYED_DIGEST", keyed):
+        _kept_proof_case(value, pad, before, flip, ascii_too, ascii_first, curly, keyed)
+
+
+def _kept_proof_case(
+    value: str,
+    pad: int,
+    before: str,
+    flip: int,
+    ascii_too: bool,
+    ascii_first: bool,
+    curly: bool,
+    keyed: bool,
+) -> None:
     held = _held(pad, value + ("\u2019" if curly else ""))  # (non-ASCII: a proof is kept)
     if held is None:
         return
@@ -202,7 +229,8 @@ def test_a_kept_proof_finds_what_a_fresh_search_finds(
         return
     assert first == json.loads(data) and first["v"] is copy
     if not ascii_first:  # (an ASCII string is compared by its copy: no proof kept)
-        proof = (len(form.encode()) - 2, hashlib.sha256(form.encode()[1:-1]).digest())
+        inner = form.encode()[1:-1]
+        proof = (len(inner), hash(inner) if keyed else hashlib.sha256(inner).digest())
         assert profiles[id(copy)][3] == (None if held.isascii() else proof)
     nexts = [f'{{"type":"u","w":[{before}{form},{form}]}}'.encode()]
     raw = form.encode()
@@ -228,3 +256,36 @@ def test_a_kept_proof_finds_what_a_fresh_search_finds(
             assert expected is not None
             assert fresh == expected and kept_result == expected
             assert _identical(kept_result, copy) == _identical(fresh, copy)
+
+
+def test_the_keyed_digest_only_with_a_secret_key() -> None:
+    # The interpreter's hash is used as the proofs' digest only when its key is drawn at random
+    # at start-up; PYTHONHASHSEED=0 (no randomization) or a fixed seed (a key anyone can derive)
+    # gives SHA-256. Each case in a fresh interpreter: the flag is read at import.
+    code = "import sansio_responses._base as b; print(b.KEYED_DIGEST)"
+    seen = {}
+    for seed in (None, "random", "0", "123"):
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONHASHSEED"}
+        if seed is not None:
+            env["PYTHONHASHSEED"] = seed
+        done = subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+        )
+        seen[seed] = done.stdout.strip()
+    keyed = str(sys.hash_info.algorithm.startswith("siphash"))
+    assert seen == {None: keyed, "random": keyed, "0": "False", "123": "False"}
+
+
+def test_a_proof_refuses_other_bytes_of_its_length() -> None:
+    # Both digests, on bytes that differ from the proven ones in one byte anywhere.
+    data = json.dumps({"v": "caf\u00e9 " * 40}, ensure_ascii=False).encode()
+    start = data.index(b'"caf') + 1
+    stop = data.rindex(b'"')
+    for keyed in (True, False):
+        with mock.patch.object(_base, "KEYED_DIGEST", keyed):
+            proof = _base._prove(data, start, stop)  # pyright: ignore[reportPrivateUsage]
+            assert _base._proved(data, start, proof) == stop  # pyright: ignore[reportPrivateUsage]
+            for i in range(start, stop):
+                other = data[:i] + bytes([data[i] ^ 1]) + data[i + 1 :]
+                assert _base._proved(other, start, proof) == -1  # pyright: ignore[reportPrivateUsage]
+            assert _base._proved(data[: stop - 1], start, proof) == -1  # pyright: ignore[reportPrivateUsage]
