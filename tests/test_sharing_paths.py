@@ -204,58 +204,45 @@ def test_a_kept_proof_finds_what_a_fresh_search_finds(
     # is json.loads' and shares exactly what a search without anything kept shares. (The first
     # event may hold the string in the ASCII-escaped form only: no proof is kept of that form.)
     with mock.patch.object(_base, "KEYED_DIGEST", keyed):
-        _kept_proof_case(value, pad, before, flip, ascii_too, ascii_first, curly, keyed)
-
-
-def _kept_proof_case(
-    value: str,
-    pad: int,
-    before: str,
-    flip: int,
-    ascii_too: bool,
-    ascii_first: bool,
-    curly: bool,
-    keyed: bool,
-) -> None:
-    held = _held(pad, value + ("\u2019" if curly else ""))  # (non-ASCII: a proof is kept)
-    if held is None:
-        return
-    copy = "".join(["", held])
-    form = json.dumps(held, ensure_ascii=False)
-    profiles: _base.Profiles = {}
-    data = f'{{"type":"t","v":{json.dumps(held, ensure_ascii=ascii_first)}}}'.encode()
-    first = load_sharing(data, [copy], stdlib_loads, None, profiles, found=[])
-    if first is None:
-        return
-    assert first == json.loads(data) and first["v"] is copy
-    if not ascii_first:  # (an ASCII string is compared by its copy: no proof kept)
-        inner = form.encode()[1:-1]
-        proof = (len(inner), hash(inner) if keyed else hashlib.sha256(inner).digest())
-        assert profiles[id(copy)][3] == (None if held.isascii() else proof)
-    nexts = [f'{{"type":"u","w":[{before}{form},{form}]}}'.encode()]
-    raw = form.encode()
-    i = 1 + flip % max(1, len(raw) - 2)  # inside the token, between its quotes
-    nexts.append(
-        f'{{"type":"u","w":[{before}'.encode()
-        + raw[:i]
-        + bytes([raw[i] ^ 1])
-        + raw[i + 1 :]
-        + b"]}"
-    )
-    if ascii_too:
-        nexts = [n[:-1] + b',"a":' + json.dumps(held).encode() + b"}" for n in nexts]
-    for later in nexts:
-        try:  # what the streams decode (invalid UTF-8 replaced)
-            expected = json.loads(later.decode("utf-8", "replace"))
-        except ValueError:
-            expected = None
-        fresh = load_sharing(later, [copy], stdlib_loads, None, None)
-        kept_result = load_sharing(later, [copy], stdlib_loads, None, dict(profiles))
-        assert (fresh is None) == (kept_result is None)
-        if fresh is not None:
-            assert expected is not None
-            assert fresh == expected and kept_result == expected
-            assert _identical(kept_result, copy) == _identical(fresh, copy)
+        held = _held(pad, value + ("\u2019" if curly else ""))  # (non-ASCII: a proof is kept)
+        if held is None:
+            return
+        copy = "".join(["", held])
+        form = json.dumps(held, ensure_ascii=False)
+        profiles: _base.Profiles = {}
+        data = f'{{"type":"t","v":{json.dumps(held, ensure_ascii=ascii_first)}}}'.encode()
+        first = load_sharing(data, [copy], stdlib_loads, None, profiles, found=[])
+        if first is None:
+            return
+        assert first == json.loads(data) and first["v"] is copy
+        if not ascii_first:  # (an ASCII string is compared by its copy: no proof kept)
+            inner = form.encode()[1:-1]
+            proof = (len(inner), hash(inner) if keyed else hashlib.sha256(inner).digest())
+            assert profiles[id(copy)][3] == (None if held.isascii() else proof)
+        nexts = [f'{{"type":"u","w":[{before}{form},{form}]}}'.encode()]
+        raw = form.encode()
+        i = 1 + flip % max(1, len(raw) - 2)  # inside the token, between its quotes
+        nexts.append(
+            f'{{"type":"u","w":[{before}'.encode()
+            + raw[:i]
+            + bytes([raw[i] ^ 1])
+            + raw[i + 1 :]
+            + b"]}"
+        )
+        if ascii_too:
+            nexts = [n[:-1] + b',"a":' + json.dumps(held).encode() + b"}" for n in nexts]
+        for later in nexts:
+            try:  # what the streams decode (invalid UTF-8 replaced)
+                expected = json.loads(later.decode("utf-8", "replace"))
+            except ValueError:
+                expected = None
+            fresh = load_sharing(later, [copy], stdlib_loads, None, None)
+            kept_result = load_sharing(later, [copy], stdlib_loads, None, dict(profiles))
+            assert (fresh is None) == (kept_result is None)
+            if fresh is not None:
+                assert expected is not None
+                assert fresh == expected and kept_result == expected
+                assert _identical(kept_result, copy) == _identical(fresh, copy)
 
 
 def test_the_keyed_digest_only_with_a_secret_key() -> None:
