@@ -256,7 +256,8 @@ def test_each_edit_gives_what_decoding_gives(kind: str, json_loads: Any) -> None
     cuts = [1500, *range(3000, 20_000, 3000)]
     for at in (0, 4, -1):
         data = _edited(9, [(at, kind)])
-        if _same(data, cuts, json_loads=json_loads)["diagnostics"] or at == 0:
+        noted = _same(data, cuts, json_loads=json_loads)["diagnostics"]
+        if noted or (at == 0 and json_loads is None):
             # Strict mode only raises where a tolerated anomaly is noted (_base's _note):
             # where none was, the strict run is this one (checked on the first delta).
             _same(data, cuts, json_loads=json_loads, strict=True)
@@ -375,7 +376,8 @@ def test_the_holder_copies_pickles_and_keeps_order() -> None:
 
 
 def test_snapshots_read_from_several_threads_decode_once() -> None:
-    data = _generate("text_logprobs", 300).data
+    # (200 deltas: the texts are over 64 KiB, read in two groups.)
+    data = _generate("text_logprobs", 200).data
     cut = data.index(b"event: response.output_text.done")
     expected = _run(data[:cut], [], True, snapshots=False)["snapshot"]
     interval = sys.getswitchinterval()
