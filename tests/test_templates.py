@@ -429,3 +429,17 @@ def test_deltas_after_an_event_that_ends_or_interrupts(inserted: dict[str, Any])
             event["sequence_number"] = n
         for strict in (False, True):
             same_with_and_without(_compact(events, {}), [], strict=strict)
+
+
+def test_a_sequence_number_at_the_int_to_str_limit() -> None:
+    # Python writes and reads ints of at most 4300 digits (sys.get_int_max_str_digits): after a
+    # delta numbered 10**4300 - 1 the next number has 4301, which the template must not write
+    # (str() raises ValueError) but refuse, leaving the payload to the scanner, as without
+    # templates. (The events after it are numbered lower: json.dumps cannot write 4301 digits.)
+    big = 10**4300 - 1
+    i = INLINE[len(INLINE) // 2]
+    events = [dict(e) for e in BASE]
+    for j, event in enumerate(events):
+        event["sequence_number"] = big - (i - j) if j <= i else big - 1000 + j
+    for events_on in (True, False):
+        same_with_and_without(_compact(events, {}), [], events=events_on)

@@ -111,12 +111,16 @@ class Template:
     def match(self, p: str, seq: int) -> tuple[dict[str, Any], str, Any] | None:
         """``(json.loads(p), its delta, its logprobs or None)`` if *p* is this layout with the
         sequence number *seq*, else ``None``."""
+        try:
+            number = str(seq)
+        except ValueError:  # past Python's int-to-str digit limit: the scanner's error instead
+            return None
         if self.seq_in_head:
-            head = self.head + str(seq) + self.head_after
+            head = self.head + number + self.head_after
             tail = self.tail
         else:
             head = self.head
-            tail = self.tail + str(seq) + self.tail_after
+            tail = self.tail + number + self.tail_after
         if not p.startswith(head):
             return None
         try:
