@@ -16,6 +16,7 @@ Split out of ``accumulate.py`` (the event handlers), which re-exports :class:`Te
 from __future__ import annotations
 
 import sys
+import threading
 from collections.abc import Iterable
 from typing import Any
 
@@ -31,6 +32,12 @@ _MERGE_EVERY = 64
 #: Texts at least this long are joined in place (see :func:`_join`; CPython only).
 _JOIN_IN_PLACE = 64 * 1024 if sys.implementation.name == "cpython" else sys.maxsize
 _JOIN_GROUP = 16 * 1024
+
+#: Held while a :class:`Text`'s pieces are rearranged (joined by a read, merged by an append),
+#: so that a read in another thread (a delta event's ``snapshot``, a snapshot's text, while the
+#: stream goes on) never loses a delta the stream appends meanwhile. One for every builder: a
+#: lock each would cost an object per text, and these sections are short (see Text).
+_REARRANGING = threading.Lock()
 
 
 class Sparse:
@@ -95,6 +102,12 @@ class Text:
     ``pieces`` (the text, in order), ``small`` (pieces appended since the last merge) and
     ``length`` are read and written by :class:`ResponsesStream`'s fast path, which appends a
     delta inline the way :meth:`append` does when no merge is due and ``json`` is ``None``.
+
+    The stream appends in its thread while the events and snapshots it returned may be read in
+    others. Appending a piece is one ``list.append`` (atomic under the GIL, and a list's own
+    lock without it); everything that rearranges the pieces (a read's join, an append's merge)
+    holds :data:`_REARRANGING` and replaces only the pieces it read, in place: a piece appended
+    meanwhile stays after them (a read that replaced the list, as before, lost it for good).
     """
 
     # __weakref__: a LazyJSON reading from this text refers to it weakly (see LazyJSON.source).
@@ -115,7 +128,8 @@ class Text:
             # A short delta held as its own str costs ~50 bytes of object overhead; merging each
             # run of them keeps memory near the text's own size (every character is copied once
             # more: still linear).
-            pieces[-_MERGE_EVERY:] = ["".join(pieces[-_MERGE_EVERY:])]
+            with _REARRANGING:
+                pieces[-_MERGE_EVERY:] = ["".join(pieces[-_MERGE_EVERY:])]
             small = 0
         self.small = small
         json = self.json
@@ -130,15 +144,24 @@ class Text:
             self.json.reset(value)
 
     def value(self) -> str:
-        pieces = self.pieces
-        if len(pieces) == 1:
-            return pieces[0]
-        if not pieces:
-            return ""
-        joined = _join(pieces) if self.length >= _JOIN_IN_PLACE else "".join(pieces)
-        self.pieces = [joined]
-        self.small = 0
-        return joined
+        with _REARRANGING:
+            pieces = self.pieces
+            n = len(pieces)
+            if n == 1:
+                return pieces[0]
+            if not n:
+                return ""
+            if self.length < _JOIN_IN_PLACE:
+                joined = "".join(pieces[:n])
+                pieces[:n] = [joined]
+            else:
+                # Out of the list first, so that _join frees each piece as it copies it.
+                head = pieces[:n]
+                del pieces[:n]
+                joined = _join(head)
+                pieces.insert(0, joined)
+            self.small = 0
+            return joined
 
     def prefix(self, n: int) -> str:
         """The first *n* characters: the text as it was when it was *n* characters long."""

@@ -407,11 +407,15 @@ class ResponsesStream(InlineFeed):
         """
         if self._final is not None:
             return self._final
-        if self._snapshot_version == self._acc.version:
+        # The version the snapshot is built from, read first: an event applied meanwhile (the
+        # stream fed in another thread) leaves the cache older than the state, never tagged
+        # with a version it does not show.
+        version = self._acc.version
+        if self._snapshot_version == version:
             return self._snapshot
-        if self._acc.version == 0 and self._acc.response is None:
+        if version == 0 and self._acc.response is None:
             self._snapshot = None
-            self._snapshot_version = self._acc.version
+            self._snapshot_version = version
             return None
         base = self._acc.response
         wire: dict[str, Any] = {} if base is None else dict(base)
@@ -423,7 +427,7 @@ class ResponsesStream(InlineFeed):
         except SchemaError:
             snapshot = _tolerant_response(wire)
         self._snapshot = snapshot
-        self._snapshot_version = self._acc.version  # only once built: a failure is never cached
+        self._snapshot_version = version  # only once built: a failure is never cached
         return snapshot
 
     def _drop_spans(self) -> None:
