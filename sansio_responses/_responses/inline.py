@@ -311,9 +311,11 @@ class InlineFeed(ResumableStream):
                     out.append(event)
                 continue
             if fast == 2:
-                # (No text template is in use here: this target's cache was set by the last
-                # event of the general path, which reset the text part's, see Accumulator.apply.)
-                acc.text_key = None  # as Accumulator.apply does for any other
+                # The text part's cache is dropped, as Accumulator.apply drops it for any other
+                # event. (A text template learnt before may still be held, and read the text
+                # deltas that come next: they extend the same part, since only inline deltas,
+                # which replace no item or part, came between.)
+                acc.text_key = None
                 k_item = _NOTHING
                 target = acc.delta_text
                 json = target.json
