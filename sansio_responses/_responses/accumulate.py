@@ -409,11 +409,13 @@ class Accumulator(OutputItems):
             # is noted (item-id-mismatch), not only the first of a run.
             self.text_key = None if self._mismatched else key
             self.text_cache = (part, text)
-        self.version += 1  # after _message_part, which may raise (strict mode) before any change
         if type(delta) is str:
             text.append(delta)
         if logprobs:
             add_entries(part, logprobs, self.entries_text, self.entries_orjson)
+        # After _message_part, which may raise (strict mode) before any change, and after the
+        # change: a snapshot built meanwhile (in another thread) is never cached as this version.
+        self.version += 1
         return text
 
     def _finish(

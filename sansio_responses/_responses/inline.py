@@ -267,7 +267,6 @@ class InlineFeed(ResumableStream):
                             ):
                                 fast = 2
             if fast == 1:
-                acc.version += 1
                 json = text.json
                 if text.small < _LAST_SMALL and (json is None or json.source is not None):
                     # Text.append, inlined: no merge due, nothing to push.
@@ -281,6 +280,7 @@ class InlineFeed(ResumableStream):
                         split = True
                         entries_text = self._begin_split(payload, scan)
                     add_entries(part, logprobs, entries_text, scan is None)
+                acc.version += 1  # (after the change, as Accumulator.text_delta does)
                 tracker.floor = tracker.last = seq
                 nxt = seq + 1
                 if events:
