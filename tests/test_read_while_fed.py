@@ -9,6 +9,7 @@ applied was cached as if it showed that event.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -93,3 +94,63 @@ def test_a_snapshot_built_while_an_event_is_applied_is_not_kept_as_newer(
     again = s.snapshot()
     assert len(builds) == 2 and first is not again
     assert s.snapshot() is again and len(builds) == 2
+
+
+def test_a_snapshot_built_before_a_delta_lands_is_not_kept_as_showing_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The version is raised after the delta is in the text: a snapshot built just before the
+    # append (by another thread, here by the append itself) is cached under the old version,
+    # and the next one shows the delta.
+    def event(**fields: Any) -> bytes:
+        return b"data: " + json.dumps(fields).encode() + b"\n\n"
+
+    s = sr.ResponsesStream()
+    s.feed(
+        event(
+            type="response.created",
+            sequence_number=0,
+            response={"id": "r", "object": "response", "status": "in_progress", "output": []},
+        )
+        + event(
+            type="response.output_item.added",
+            sequence_number=1,
+            output_index=0,
+            item={
+                "id": "m",
+                "type": "message",
+                "status": "in_progress",
+                "role": "assistant",
+                "content": [],
+            },
+        )
+        + event(
+            type="response.content_part.added",
+            sequence_number=2,
+            item_id="m",
+            output_index=0,
+            content_index=0,
+            part={"type": "output_text", "text": "", "annotations": []},
+        )
+    )
+    real = Text.append
+
+    def snapshot_then_append(self: Text, piece: str) -> None:
+        s.snapshot()
+        real(self, piece)
+
+    monkeypatch.setattr(Text, "append", snapshot_then_append)
+    s.feed(
+        event(
+            type="response.output_text.delta",
+            sequence_number=3,
+            item_id="m",
+            output_index=0,
+            content_index=0,
+            delta="Hello",
+            logprobs=[],
+        )
+    )
+    monkeypatch.undo()
+    snapshot = s.snapshot()
+    assert snapshot is not None and snapshot.output_text == "Hello"
