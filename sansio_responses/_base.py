@@ -364,10 +364,7 @@ def _cuts(
             needle = raw[:_HEAD]
             at = find(needle)  # type: ignore[arg-type]
             while at >= 0:
-                before = at - 1
-                while before >= 0 and data[before] == backslash:
-                    before -= 1
-                if (at - 1 - before) % 2 == 0 and data.startswith(raw, at):  # type: ignore[arg-type]
+                if not _escaped(data, at, backslash) and data.startswith(raw, at):  # type: ignore[arg-type]
                     cuts[at] = (at, at + len(raw), value, levels)
                     at = find(needle, at + len(raw))  # type: ignore[arg-type]
                 else:
@@ -417,10 +414,7 @@ def _cuts(
                     continue  # no room for its quotes and one byte a character
                 at = find(needle, lo, hi)
                 while at >= 0:
-                    before = at - 1
-                    while before >= 0 and data[before] == backslash:
-                        before -= 1
-                    if (at - 1 - before) % 2 == 0 and at not in cuts:
+                    if not _escaped(data, at, backslash) and at not in cuts:
                         if proof is not None:
                             end = _proved(data, at + 1, proof)
                         else:
@@ -467,11 +461,8 @@ def _cuts(
                     continue
                 at = find(needle, lo, hi)
                 while at >= 0:
-                    before = at - 1
-                    while before >= 0 and data[before] == backslash:
-                        before -= 1
                     end = -1
-                    if (at - 1 - before) % 2 == 0 and at not in cuts:
+                    if not _escaped(data, at, backslash) and at not in cuts:
                         if proof is not None:
                             end = _proved(data, at + 1, proof)
                         else:
@@ -490,6 +481,15 @@ def _cuts(
             return []
         kept.append(cut)
     return kept
+
+
+def _escaped(data: Any, at: int, backslash: Any) -> bool:
+    """Whether ``data[at]`` follows an odd run of backslashes: inside a JSON string, an escaped
+    character, not the quote that starts a token (see :func:`_cuts`)."""
+    before = at - 1
+    while before >= 0 and data[before] == backslash:
+        before -= 1
+    return (at - 1 - before) % 2 == 1
 
 
 def _profile_of(value: str, needle: bytes, profiles: Profiles | None) -> int:
