@@ -3,16 +3,17 @@
 Usage, from the repository root::
 
     .venv/bin/python bench/final_ab.py OTHER_TREE [--b TREE] [--shapes function_call,reasoning]
-        [--rounds 40]
+        [--rounds 40] [--chunk 65536]
 
 As ``bench/ab.py`` does for whole streams, ``OTHER_TREE``'s ``sansio_responses`` (``sr_a``) and
 this tree's (or ``--b``'s, ``sr_b``) are imported side by side. For each Responses shape of
 ``bench/shapes.py``, each round builds a stream of each tree (stdlib ``json.loads``), feeds it
 everything before the final event (untimed, 4 KiB chunks), runs ``gc.collect()``, then times
 feeding the final event's block and ``snapshot()`` (the final-event column of ``shapes.py``), A
-and B in alternating order; then ``json.loads`` of the event's data (a ``str``). CPU time of this
-process. Prints each side's median (ms and x ``json.loads``) and the median of the per-round
-ratios B / A, the figure to compare on a shared machine.
+and B in alternating order; then ``json.loads`` of the event's data (a ``str``). The block is fed
+whole, or with ``--chunk N`` in N-byte chunks (httpx reads 64 KiB). CPU time of this process.
+Prints each side's median (ms and x ``json.loads``) and the median of the per-round ratios B / A,
+the figure to compare on a shared machine.
 """
 
 from __future__ import annotations
@@ -47,6 +48,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--b", type=Path, default=None, help="the B tree (default: this one)")
     p.add_argument("--shapes", default="text,function_call,reasoning")
     p.add_argument("--rounds", type=int, default=40)
+    p.add_argument(
+        "--chunk",
+        type=int,
+        default=0,
+        help="feed the final block in chunks of this many bytes (httpx reads 64 KiB); 0: whole",
+    )
     args = p.parse_args(argv)
     here = args.b or Path(__file__).resolve().parent.parent
     clock = time.process_time
@@ -57,10 +64,13 @@ def main(argv: list[str] | None = None) -> int:
             "A": _load(args.other, "sr_a", Path(tmp)),
             "B": _load(here, "sr_b", Path(tmp)),
         }
-        print(f"A: {args.other}, B: {here}; {args.rounds} rounds, CPU time, medians")
+        chunking = f"final block in {args.chunk}-byte chunks" if args.chunk else "final block whole"
+        print(f"A: {args.other}, B: {here}; {args.rounds} rounds, {chunking}, CPU time, medians")
         for shape in args.shapes.split(","):
             prefix, block, payload = _split_final(gen.generate(shape, sizes[shape]).data)
             text = payload.decode()
+            step = args.chunk or len(block)
+            pieces = [block[i : i + step] for i in range(0, len(block), step)]
             times: dict[str, list[float]] = {"A": [], "B": [], "loads": []}
             ratios: list[float] = []
             for n in range(args.rounds):
@@ -71,7 +81,8 @@ def main(argv: list[str] | None = None) -> int:
                         stream.feed(prefix[i : i + 4096])
                     gc.collect()
                     t0 = clock()
-                    stream.feed(block)
+                    for piece in pieces:
+                        stream.feed(piece)
                     stream.snapshot()
                     took[side] = clock() - t0
                     del stream

@@ -159,22 +159,35 @@ class SSEDecoder(HeldStart):
         :class:`ServerSentEvent` objects are built. The event's ``id`` is :attr:`last_event_id`
         right after the call when it is the last event returned. Mixable with :meth:`feed`.
         """
-        # Shortcut for chunks inside a line (tiny chunks are common from some transports): only
-        # extend the open line. Line starts, limit errors and everything else take _feed().
-        # (Integer needles: `b"\n" in data` is several times slower in CPython.)
-        if not self._slow and type(data) is bytes and _CR not in data:
+        # Shortcuts, when _feed()'s checks of the decoder's state are known to pass (not _slow)
+        # and the chunk is bytes. A chunk with a line end (LF first: memchr stops at the first
+        # one, where a CR test would read a large block whole, which _chunk() reads for CR
+        # anyway) goes to _chunk(); a chunk inside a line (tiny chunks are common from some
+        # transports) only extends the open line. Line starts, limit errors, CR and everything
+        # else take _feed(). (Integer needles: `b"\n" in data` is several times slower.)
+        if not self._slow and type(data) is bytes:
             n = len(data)
             held = self._held
+            if _LF in data:
+                if held is None:
+                    self.offset += n
+                    return self._chunk(data, n, False)
+                if _CR not in data:
+                    # The end of a held block's start: no check of _feed's applies.
+                    self.offset += n
+                    self._held = None
+                    return self._after_held(held, data, n, False)
+                return self._feed(data, False)
+            if _CR in data:
+                return self._feed(data, False)
             if held is not None:
                 # The rest of a held block's start (small chunks): no check of _feed's applies.
                 self.offset += n
-                if _LF in data or len(held) + n > self._hold_max:
+                if len(held) + n > self._hold_max:
                     self._held = None
                     return self._after_held(held, data, n, False)
                 held += data
                 return []
-            if _LF in data:
-                return self._feed(data, False)
             if self._in_comment:
                 self.offset += n
                 return []
@@ -334,15 +347,20 @@ class SSEDecoder(HeldStart):
         if cr < 0 and not i:
             # Commonest case of all (what the OpenAI API sends): LF-only line endings with at
             # least one blank line in the chunk. Whole blocks are read at once (_blocks).
-            end = data.rfind(b"\n\n")
+            end = data.rfind(b"\n\n", 0, lf + 1)  # (not into an open line after the last LF)
             if end >= 0:
                 return self._blocks(data, base, end, full)
         if cr < 0:
             # Common case: LF-only line endings, split at C speed.
             # Splitting the whole chunk avoids copying it into a slice first.
             last = lf
-            lines = data.split(b"\n")
-            lines.pop()  # the tail after the last LF, handled below
+            if n - lf > lf:
+                # A long open line after the last LF (the start of a large event): only the
+                # lines before it are split, so it is copied once, into the open line.
+                lines = data[:lf].split(b"\n")
+            else:
+                lines = data.split(b"\n")
+                lines.pop()  # the tail after the last LF, handled below
             if i:
                 del lines[0]  # the empty piece before the LF that completed a CRLF
             seps = repeat(1)
@@ -413,23 +431,32 @@ class SSEDecoder(HeldStart):
         if self._line or self._in_comment or self._block_start >= 0:
             # A block (or line) begun in an earlier chunk: its end takes the line machine, which
             # also joins the open line and checks the limit. Its last line and the blank line:
-            first = find(b"\n\n")
-            lines = data[:first].split(b"\n")
-            lines.append(b"")
+            lf = find(b"\n")  # the end of the line open at the chunk's start
+            if data[lf + 1] == 10:
+                # ... which ends the block (a large event that this chunk ends): its rest is
+                # copied into the open line once, not sliced and split first.
+                first = lf
+                lines = [b"", b""]  # (the line, set below)
+            else:
+                first = find(b"\n\n", lf + 1)
+                lines = data[:first].split(b"\n")
+                lines.append(b"")
             line_pos = self._line_start
             if self._in_comment:
                 # The rest of a comment line: one comment line, as in _feed.
                 self._in_comment = False
                 self._end_comment(line_pos, full, out)
-                line_pos = base + len(lines[0]) + 1
+                line_pos = base + lf + 1
                 del lines[0]
             elif self._line:
-                if self._block_size + len(self._line) + len(lines[0]) > self._limit:
+                if self._block_size + len(self._line) + lf > self._limit:
                     start = self._block_start if self._block_start >= 0 else line_pos
                     return self._fail(self._too_large(start), out)
-                self._line += lines[0]
+                self._line += memoryview(data)[:lf]
                 lines[0] = _completed(self._line)  # type: ignore[assignment]
                 self._line = bytearray()
+            elif first == lf:
+                lines[0] = data[:lf]
             error = self._lines(lines, repeat(1), line_pos, full, out)
             if error is not None:
                 return self._fail(error, out)
@@ -463,10 +490,10 @@ class SSEDecoder(HeldStart):
             # data[end] is an LF at or after pos + skip (a head holds no blank line): at <= end.
             if at >= 0 and data[at + 1] == 10 and (limit < 0 or at - pos <= limit):
                 payload = data[pos + skip : at]
-                if keep:
-                    append((event, payload, base + pos))
-                elif full:
+                if full:  # (feed() decodes whatever _keep_bytes says, as _lines does)
                     append(ServerSentEvent(event, payload.decode("utf-8", "replace"), id_buf, None))
+                elif keep:
+                    append((event, payload, base + pos))
                 else:
                     append(
                         (
@@ -496,28 +523,28 @@ class SSEDecoder(HeldStart):
         self.last_event_id = id_buf
         # The tail opens the next block: its complete lines (if any) take the line machine.
         self._line_start = start = base + pos
-        if pos == len(data):
+        n = len(data)
+        if pos == n:
             return out
-        tail = data[pos:]
-        if self._holds(tail):
+        if n - pos <= self._hold_max and self._holds(tail := data[pos:]):
             self._held = bytearray(tail)  # see _held: the chunk is LF-only (no CR)
             return out
-        lf = tail.rfind(_LF)
+        # (A long tail, such as the start of a large event, is copied once: into the open line.)
+        lf = data.rfind(_LF, pos)
         if lf >= 0:
-            lines = tail[:lf].split(b"\n")
+            lines = data[pos:lf].split(b"\n")
             error = self._lines(lines, repeat(1), start, full, out)
             if error is not None:
                 return self._fail(error, out)
-            start += lf + 1
-            self._line_start = start
-            if lf + 1 == len(tail):
+            pos = lf + 1
+            self._line_start = start = base + pos
+            if pos == n:
                 return out
-        rest = tail[lf + 1 :] if lf >= 0 else tail
-        if rest[0] == _COLON:
+        if data[pos] == _COLON:
             self._in_comment = True
-        elif self._block_size + len(rest) > self._limit:
+        elif self._block_size + n - pos > self._limit:
             bstart = self._block_start if self._block_start >= 0 else start
             return self._fail(self._too_large(bstart), out)
         else:
-            self._line = bytearray(rest)
+            self._line = bytearray(memoryview(data)[pos:])
         return out
