@@ -21,6 +21,7 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_sse_held import _feed, _state
 
 from sansio_responses import EventTooLarge, SSEDecoder
 from sansio_responses._sse_held import _HOLD_MAX  # pyright: ignore[reportPrivateUsage]
@@ -73,10 +74,6 @@ _LINE = st.builds(
 _BODY = st.lists(st.one_of(_WHOLE, _LARGE, _LINE), min_size=1, max_size=8).map(b"".join)
 
 
-def _state(decoder: SSEDecoder) -> tuple[Any, ...]:
-    return (decoder.last_event_id, decoder.reconnection_time, decoder.comments, decoder.offset)
-
-
 def _norm(events: list[Any]) -> list[Any]:
     """Events with bytearray payloads as bytes (the consumers take both alike); str kept."""
     return [
@@ -87,13 +84,8 @@ def _norm(events: list[Any]) -> list[Any]:
 
 def _call(decoder: SSEDecoder, chunk: Any, full: bool) -> tuple[list[Any], Any]:
     """One chunk to the decoder under test: its events, then its state or the limit error."""
-    got: list[Any] = []
-    try:
-        got = decoder.feed(chunk) if full else decoder.feed_raw(chunk)  # type: ignore[assignment]
-        decoder.raise_pending()
-    except EventTooLarge as exc:
-        return _norm(got), ("too large", exc.offset, exc.limit)
-    return _norm(got), _state(decoder)
+    events, state = _feed(decoder, chunk, full)
+    return _norm(events), state
 
 
 def _reference_call(decoder: SSEDecoder, chunk: bytes, full: bool) -> tuple[list[Any], Any]:
