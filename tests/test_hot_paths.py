@@ -44,6 +44,8 @@ def _wire(wire_type: str) -> dict[str, Any]:
     }
     if wire_type == "error":
         d = {"type": "error", "sequence_number": 7, "code": "x", "message": "m", "param": None}
+    if EVENT_TYPES[wire_type].__mro__[1].__name__ == "_ResponseEvent":  # lifecycle, terminal
+        d["response"] = {"id": "resp_1", "status": "completed", "output": [], "x": 1}
     return d
 
 

@@ -35,6 +35,7 @@ import attrs
 from .._errors import SchemaError
 from .._json.structured import reparsed
 from .builders import Text
+from .fromdict import TWINS, twin
 from .models import (
     Annotation,
     ContentPart,
@@ -222,31 +223,9 @@ def _setters(cls: type[Any], *names: str) -> tuple[_Setter, ...]:
     return tuple(getattr(cls, name).__set__ for name in names)
 
 
-def _twin(cls: type[Any]) -> type[Any]:
-    """A subclass of the frozen event class *cls* that allows plain attribute assignment.
-
-    The hot-path constructors build an instance of it with ordinary ``self.x = v`` stores (which
-    CPython specialises for slots: a fraction of the cost of a descriptor call or of attrs'
-    ``object.__setattr__`` per field), then set ``__class__`` to *cls*: the twin adds no slots,
-    so the layout is the same and the result is exactly a frozen *cls* instance.
-    """
-    twin = _TWINS.get(cls)
-    if twin is None:
-        twin = _TWINS[cls] = type(
-            f"_Mutable{cls.__name__}",
-            (cls,),
-            {
-                "__slots__": (),
-                # Both, so that CPython uses its generic (specialisable) attribute setter.
-                "__setattr__": object.__setattr__,
-                "__delattr__": object.__delattr__,
-                "__module__": __name__,
-            },
-        )
-    return twin
-
-
-_TWINS: dict[type[Any], type[Any]] = {}
+# The fast constructors' mutable twins (shared with the models' generated constructors).
+_twin = twin
+_TWINS = TWINS
 
 
 def _build(cls: type[_E], d: dict[str, Any]) -> _E:
@@ -496,6 +475,22 @@ ResponseErrorEvent._FIELDS = frozenset(  # pyright: ignore[reportPrivateUsage]
 @attrs.frozen
 class _ResponseEvent(_Event):
     response: Response
+
+    @classmethod
+    def _from_wire(cls, d: dict[str, Any]) -> _ResponseEvent:
+        # The lifecycle and terminal events: _build's steps written out (one field); the generic
+        # path only runs to name the offending field.
+        response = d.get("response")
+        seq = d.get("sequence_number")
+        if response is None or (seq is not None and seq.__class__ is not int):
+            return _build(cls, d)  # raises SchemaError naming the field
+        self = object.__new__(_TWINS.get(cls) or _twin(cls))
+        self.type = d["type"]
+        self.sequence_number = seq
+        self._data = d
+        self.response = Response.from_dict(response, "response")
+        self.__class__ = cls
+        return self  # type: ignore[no-any-return]
 
 
 @_event("response.created")

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeAlias, TypeVar
 import attrs
 
 from .._errors import SchemaError
+from .fromdict import Kind, compile_from_dict
 
 __all__ = [
     "AdditionalTools",
@@ -327,26 +328,51 @@ def _conv_model(v: Any, path: str, key: str, model: type[_Model]) -> Any:
     return model.from_dict(v, _join(path, key))
 
 
+def _nested(name: str) -> tuple[_Conv, Callable[[], Kind]]:
+    """The converter and kind of a field holding the model class *name* (defined further down)."""
+
+    def conv(v: Any, path: str, key: str) -> Any:
+        return _conv_model(v, path, key, globals()[name])
+
+    return conv, lambda: ("model", globals()[name])
+
+
+def _items(build: str, table: str, unknown: str) -> tuple[_Conv, Callable[[], Kind]]:
+    """The converter and kind of a list of objects dispatched on their type by the function
+    *build* (with its *table* and *unknown* class; all defined further down)."""
+
+    def conv(v: Any, path: str, key: str) -> Any:
+        return _conv_list(v, path, key, globals()[build])
+
+    return conv, lambda: ("list", globals()[build], globals()[table], globals()[unknown])
+
+
 # Annotation string (as written in the class body, postponed by ``from __future__ import
-# annotations``) -> converter. Model-typed fields resolve their builder at call time, because the
-# dispatch functions are defined after the classes.
-_CONVERTERS: dict[str, _Conv | None] = {
-    "Any": None,
-    "str": _conv_str,
-    "str | None": _conv_str,
-    "int | None": _conv_int,
-    "float | None": _conv_num,
-    "bool | None": _conv_bool,
-    "dict[str, Any] | None": _conv_dict,
-    "list[str] | None": _conv_str_list,
-    "list[OutputItem] | None": lambda v, p, k: _conv_list(v, p, k, output_item_from_dict),
-    "list[ContentPart] | None": lambda v, p, k: _conv_list(v, p, k, content_part_from_dict),
-    "list[Annotation] | None": lambda v, p, k: _conv_list(v, p, k, annotation_from_dict),
-    "ResponseError | None": lambda v, p, k: _conv_model(v, p, k, ResponseError),
-    "IncompleteDetails | None": lambda v, p, k: _conv_model(v, p, k, IncompleteDetails),
-    "ResponseUsage | None": lambda v, p, k: _conv_model(v, p, k, ResponseUsage),
-    "InputTokensDetails | None": lambda v, p, k: _conv_model(v, p, k, InputTokensDetails),
-    "OutputTokensDetails | None": lambda v, p, k: _conv_model(v, p, k, OutputTokensDetails),
+# annotations``) -> (converter of the generic loop, the field's Kind for the generated constructor).
+# Model-typed fields resolve their class or builder by name when called: they are defined later.
+_CONVERTERS: dict[str, tuple[_Conv | None, Callable[[], Kind]]] = {
+    "Any": (None, lambda: ("any",)),
+    "str": (_conv_str, lambda: ("str", True)),
+    "str | None": (_conv_str, lambda: ("str",)),
+    "int | None": (_conv_int, lambda: ("int",)),
+    "float | None": (_conv_num, lambda: ("num",)),
+    "bool | None": (_conv_bool, lambda: ("bool",)),
+    "dict[str, Any] | None": (_conv_dict, lambda: ("dict",)),
+    "list[str] | None": (_conv_str_list, lambda: ("call", _conv_str_list)),
+    "list[OutputItem] | None": _items(
+        "output_item_from_dict", "OUTPUT_ITEM_TYPES", "UnknownOutputItem"
+    ),
+    "list[ContentPart] | None": _items(
+        "content_part_from_dict", "_CONTENT_PART_TYPES", "UnknownContentPart"
+    ),
+    "list[Annotation] | None": _items(
+        "annotation_from_dict", "_ANNOTATION_TYPES", "UnknownAnnotation"
+    ),
+    "ResponseError | None": _nested("ResponseError"),
+    "IncompleteDetails | None": _nested("IncompleteDetails"),
+    "ResponseUsage | None": _nested("ResponseUsage"),
+    "InputTokensDetails | None": _nested("InputTokensDetails"),
+    "OutputTokensDetails | None": _nested("OutputTokensDetails"),
 }
 
 
@@ -366,7 +392,9 @@ def _conv_tag(tag: str) -> _Conv:
 
 
 def _model(cls: type[_M]) -> type[_M]:
-    """Class decorator: derive the from_dict field table of an attrs model from its annotations.
+    """Class decorator: derive the from_dict field table of an attrs model from its annotations,
+    and its generated ``from_dict`` (:mod:`.fromdict`, made at the first call), which gives what
+    the table's loop gives.
 
     Runs once per class at import; an annotation without a converter is a programming error.
     """
@@ -378,17 +406,52 @@ def _model(cls: type[_M]) -> type[_M]:
         # A non-Optional annotation (only the discriminating ``type``) must be present.
         required = annotation == "str" or annotation.startswith("Literal[")
         if annotation.startswith("Literal["):
-            # Postponed annotations are unparsed source: Literal['message'].
-            conv: _Conv | None = _conv_tag(annotation[len("Literal[") + 1 : -2])
+            conv: _Conv | None = _conv_tag(_tag_of(annotation))
         elif annotation in _CONVERTERS:
-            conv = _CONVERTERS[annotation]
+            conv = _CONVERTERS[annotation][0]
         else:
             raise TypeError(f"{cls.__name__}.{field.name}: no converter for {annotation!r}")
         setter = getattr(cls, field.name).__set__
         spec.append((field.name, conv, required, setter))
     cls._SPEC = tuple(spec)  # pyright: ignore[reportPrivateUsage]
     cls._FIELDS = frozenset(name for name, *_ in spec)  # pyright: ignore[reportPrivateUsage]
+    setattr(cls, "from_dict", classmethod(_compile_on_first_use(cls)))  # noqa: B010
     return depth_safe(cls)
+
+
+def _compile_on_first_use(cls: type[Any]) -> Callable[..., Any]:
+    """*cls*'s ``from_dict`` until its first call, which generates the class's own (and installs it
+    in place of this one): the generation costs about 0.3 ms a class, and a program uses a few of
+    the classes (import time). Typed from the outside as :meth:`_Model.from_dict`."""
+
+    def from_dict(owner: type[Any], d: Mapping[str, Any], path: str = "") -> Any:
+        if owner is not cls:  # a subclass the generator does not know
+            return _from_dict_loop(owner, d, path)
+        built = compile_from_dict(cls, _kinds, _from_dict_loop)
+        setattr(cls, "from_dict", classmethod(built))  # noqa: B010  # threads: the same function
+        return built(cls, d, path)
+
+    return from_dict
+
+
+def _tag_of(annotation: str) -> str:
+    # Postponed annotations are unparsed source: Literal['message'].
+    return annotation[len("Literal[") + 1 : -2]
+
+
+def _kinds(cls: type[Any]) -> list[tuple[str, Kind]]:
+    """The fields of a decorated model with their :data:`~.fromdict.Kind` (the generator's input),
+    from the same annotations as its ``_SPEC``."""
+    kinds: list[tuple[str, Kind]] = []
+    for field in attrs.fields(cls):
+        if field.name.startswith("_"):
+            continue
+        annotation = field.type if isinstance(field.type, str) else repr(field.type)
+        if annotation.startswith("Literal["):
+            kinds.append((field.name, ("tag", _tag_of(annotation))))
+        else:
+            kinds.append((field.name, _CONVERTERS[annotation][1]()))
+    return kinds
 
 
 @attrs.frozen
@@ -409,24 +472,8 @@ class _Model:
         Raises:
             SchemaError: *d* is not an object, or a present field has the wrong JSON type.
         """
-        if d.__class__ is not dict:
-            if not isinstance(d, Mapping):  # pyright: ignore[reportUnnecessaryIsInstance]
-                raise SchemaError(path or "(root)", "object", d)
-            d = dict(d)
-        # Slots are written through their descriptors rather than attrs' __init__ (one bound
-        # object.__setattr__ call per field): a third faster, same object.
-        self = object.__new__(cls)
-        _set_raw(self, d)
-        get = d.get
-        for name, conv, required, setter in cls._SPEC:
-            value = get(name)
-            if value is None:
-                if required:
-                    raise SchemaError(_join(path, name), "string", value)
-            elif conv is not None:
-                value = conv(value, path, name)
-            setter(self, value)
-        return self
+        # Each model class has its own, generated at its first call (see _model): the same result.
+        return _from_dict_loop(cls, d, path)
 
     def to_dict(self) -> dict[str, Any]:
         """The wire dict this model was built from, as a fresh deep copy (unknown fields kept)."""
@@ -437,6 +484,29 @@ class _Model:
         """The wire fields this class does not declare (new API fields, provider extensions)."""
         fields = self._FIELDS
         return {k: copy_json(v) for k, v in self._raw.items() if k not in fields}
+
+
+def _from_dict_loop(cls: type[_M], d: Mapping[str, Any], path: str = "") -> _M:
+    """:meth:`_Model.from_dict` as a loop over the class's field table: the reference of the
+    generated constructors, and the constructor of a subclass they were not made for."""
+    if d.__class__ is not dict:
+        if not isinstance(d, Mapping):  # pyright: ignore[reportUnnecessaryIsInstance]
+            raise SchemaError(path or "(root)", "object", d)
+        d = dict(d)
+    # Slots are written through their descriptors rather than attrs' __init__ (one bound
+    # object.__setattr__ call per field): a third faster, same object.
+    self = object.__new__(cls)
+    _set_raw(self, d)
+    get = d.get
+    for name, conv, required, setter in cls._SPEC:  # pyright: ignore[reportPrivateUsage]
+        value = get(name)
+        if value is None:
+            if required:
+                raise SchemaError(_join(path, name), "string", value)
+        elif conv is not None:
+            value = conv(value, path, name)
+        setter(self, value)
+    return self
 
 
 _set_raw: _Setter = _Model._raw.__set__  # type: ignore[attr-defined]
