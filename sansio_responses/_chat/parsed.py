@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from .._json.parsing import make_parser, parse_json_text
-from .._json.structured import LazyJSON
+from .._json.structured import PARSING, LazyJSON
 from .._responses.accumulate import Text
 
 __all__ = ["COMPLETE_FINISH", "final_value", "format_parser", "json_of", "latest_value"]
@@ -26,12 +26,19 @@ COMPLETE_FINISH = frozenset({"stop", "tool_calls", "function_call"})
 
 def json_of(text: Text) -> LazyJSON:
     """The partial-JSON tracker of *text*, started on first read (nothing is paid per delta
-    while nobody reads a parsed value); from then on every delta is queued for it."""
+    while nobody reads a parsed value), reading the text itself: each read takes what the
+    deltas added since the last one (see ``LazyJSON.source``).
+
+    A reader, not a queue the deltas are pushed to: the first read may come from another
+    thread while the stream appends (a UI thread reading returned chunks), where a delta
+    appended between that read's copy of the text and the queue's start was counted twice.
+    """
     lazy = text.json
     if lazy is None:
-        lazy = text.json = LazyJSON()
-        if text.length:
-            lazy.push(text.value())
+        with PARSING:  # two first reads in two threads: one tracker
+            lazy = text.json
+            if lazy is None:
+                lazy = text.json = LazyJSON(text)
     return lazy
 
 

@@ -16,6 +16,7 @@ value is read, never from ``feed``.
 
 from __future__ import annotations
 
+import threading
 import weakref
 from collections.abc import Callable
 from typing import Any, Protocol
@@ -23,10 +24,17 @@ from typing import Any, Protocol
 from .parsing import parse_json_text
 from .partial import PartialJSON
 
-__all__ = ["LazyJSON", "Source", "final_parser", "reparsed"]
+__all__ = ["PARSING", "LazyJSON", "Source", "final_parser", "reparsed"]
 
 #: Queued deltas are merged every run of this many (as the text builders' pieces are).
 _MERGE_EVERY = 64
+
+#: Held while a :class:`LazyJSON` parses or is reset: the values of the events a stream returned
+#: may be read in other threads while it goes on (docs/guide/concepts.md), and a read moves the
+#: one parser every event of that text shares. One lock for all (a lock each would cost an object
+#: per text; reads of parsed values are not on the stream's path). Reentrant: a text's ``set``
+#: holds it around the reset of its reader. Taken before the text builders' own lock.
+PARSING = threading.RLock()
 
 
 class Source(Protocol):
@@ -34,11 +42,11 @@ class Source(Protocol):
 
     @property
     def length(self) -> int:
-        """How many characters the text has now."""
+        """How many characters the text has now (it may lag by the piece being appended)."""
         ...
 
     def since(self, start: int) -> str:
-        """The characters from *start* to the end."""
+        """The characters from *start* to the end (at least ``length`` characters in all)."""
         ...
 
 
@@ -82,16 +90,18 @@ class LazyJSON:
 
     def reset(self, text: str) -> None:
         """The text was replaced by an authoritative value (a ``.done`` event)."""
-        self._parser = PartialJSON()
-        self._pending = [text]
-        self._small = 1
-        self._gen += 1
-        self._fed = 0
-        self._pushed = len(text)
+        with PARSING:
+            self._parser = PartialJSON()
+            self._pending = [text]
+            self._small = 1
+            self._gen += 1
+            self._fed = 0
+            self._pushed = len(text)
 
     def value(self) -> Any:
         """The best partial value of everything pushed so far."""
-        return self._value_at(self._gen, self._length(), None)
+        with PARSING:
+            return self._value_at(self._gen, self._length(), None)
 
     def _length(self) -> int:
         """The characters available now: the source's, or those pushed."""
@@ -106,17 +116,24 @@ class LazyJSON:
 
     def at(self, position: int, prefix: Callable[[], str]) -> Any:
         """The partial value of the first *position* characters (of the current generation)."""
-        return self._value_at(self._gen, position, prefix)
+        with PARSING:
+            return self._value_at(self._gen, position, prefix)
 
     def _value_at(self, gen: int, position: int, prefix: Callable[[], str] | None) -> Any:
+        with PARSING:
+            return self._value_locked(gen, position, prefix)
+
+    def _value_locked(self, gen: int, position: int, prefix: Callable[[], str] | None) -> Any:
         if gen == self._gen and position >= self._fed:
             ref = self.source
             source = None if ref is None else ref()
             if source is not None and position > self._pushed:
                 # The characters the source gained since the last read (it only grows within
-                # a generation: a new text is a reset).
-                self._pending.append(source.since(self._pushed))
-                self._pushed = source.length
+                # a generation: a new text is a reset), counted as they came: the source's
+                # ``length`` may not count the piece it is appending in the stream's thread.
+                gained = source.since(self._pushed)
+                self._pending.append(gained)
+                self._pushed += len(gained)
             need = position - self._fed
             if need:
                 feed = self._parser.feed

@@ -20,7 +20,7 @@ import threading
 from collections.abc import Iterable
 from typing import Any
 
-from .._json.structured import LazyJSON
+from .._json.structured import PARSING, LazyJSON
 from .logprobs import Logprobs
 from .models import copy_tree
 
@@ -111,13 +111,19 @@ class Text:
     """
 
     # __weakref__: a LazyJSON reading from this text refers to it weakly (see LazyJSON.source).
-    __slots__ = ("__weakref__", "json", "length", "pieces", "small")
+    __slots__ = ("__weakref__", "json", "length", "pieces", "sealed", "small")
 
     def __init__(self, initial: str = "") -> None:
         self.pieces: list[str] = [initial] if initial else []
         self.small = 0  # pieces appended since the last merge
         self.length = len(initial)
         self.json: LazyJSON | None = None
+        #: ``(n, size)``: the first *n* pieces hold *size* characters. Written only under
+        #: :data:`_REARRANGING`, by whatever rearranges those pieces, so that :meth:`since` knows
+        #: where each piece starts without ``length``, which an append in the stream's thread
+        #: raises only after it appended the piece (a read in another thread between the two
+        #: took the last piece as already counted and cut the text in the wrong place).
+        self.sealed = (len(self.pieces), self.length)
 
     def append(self, piece: str) -> None:
         pieces = self.pieces
@@ -129,7 +135,11 @@ class Text:
             # run of them keeps memory near the text's own size (every character is copied once
             # more: still linear).
             with _REARRANGING:
-                pieces[-_MERGE_EVERY:] = ["".join(pieces[-_MERGE_EVERY:])]
+                start = max(len(pieces) - _MERGE_EVERY, 0)
+                sealed, size = self.sealed
+                if sealed > start:  # the merged run starts a piece that since() counted
+                    self.sealed = (start, size - sum(map(len, pieces[start:sealed])))
+                pieces[start:] = ["".join(pieces[start:])]
             small = 0
         self.small = small
         json = self.json
@@ -137,31 +147,42 @@ class Text:
             json.push(piece)
 
     def set(self, value: str) -> None:
-        self.pieces = [value]
-        self.small = 0
-        self.length = len(value)
-        if self.json is not None:
-            self.json.reset(value)
+        json = self.json
+        # The reader of the text as JSON is told under its own lock, so that a read in another
+        # thread sees the old text and generation or the new ones, never a mix.
+        with PARSING:
+            with _REARRANGING:
+                self.pieces = [value]
+                self.small = 0
+                self.length = len(value)
+                self.sealed = (1, len(value))
+            if json is not None:
+                json.reset(value)
 
     def value(self) -> str:
         with _REARRANGING:
-            pieces = self.pieces
-            n = len(pieces)
-            if n == 1:
-                return pieces[0]
-            if not n:
-                return ""
-            if self.length < _JOIN_IN_PLACE:
-                joined = "".join(pieces[:n])
-                pieces[:n] = [joined]
-            else:
-                # Out of the list first, so that _join frees each piece as it copies it.
-                head = pieces[:n]
-                del pieces[:n]
-                joined = _join(head)
-                pieces.insert(0, joined)
-            self.small = 0
-            return joined
+            return self._joined()
+
+    def _joined(self) -> str:
+        """The whole text, its pieces joined into one (under :data:`_REARRANGING`)."""
+        pieces = self.pieces
+        n = len(pieces)  # pieces appended from here on (in the stream's thread) stay after
+        if n == 1:
+            return pieces[0]
+        if not n:
+            return ""
+        if self.length < _JOIN_IN_PLACE:
+            joined = "".join(pieces[:n])
+            pieces[:n] = [joined]
+        else:
+            # Out of the list first, so that _join frees each piece as it copies it.
+            head = pieces[:n]
+            del pieces[:n]
+            joined = _join(head)
+            pieces.insert(0, joined)
+        self.small = 0
+        self.sealed = (1, len(joined))
+        return joined
 
     def prefix(self, n: int) -> str:
         """The first *n* characters: the text as it was when it was *n* characters long."""
@@ -170,17 +191,27 @@ class Text:
 
     def since(self, start: int) -> str:
         """The characters from *start* to the end (for a :class:`LazyJSON` reading this text):
-        only the pieces after *start* are joined, so reading after every delta stays linear."""
-        pieces = self.pieces
-        at = self.length
-        i = len(pieces)
-        while i and at > start:
-            i -= 1
-            at -= len(pieces[i])
-        if i == 0:
-            return self.value()[start:]
-        tail = pieces[i] if i == len(pieces) - 1 else "".join(pieces[i:])
-        return tail[start - at :]
+        only the pieces after *start* are joined, so reading after every delta stays linear.
+
+        Safe in any thread while the stream appends in its own: where the pieces start is
+        counted from :attr:`sealed` (the pieces appended since are measured here, each once),
+        not from ``length``, which may not count the last piece yet.
+        """
+        with _REARRANGING:
+            pieces = self.pieces
+            n = len(pieces)
+            sealed, at = self.sealed
+            for i in range(sealed, n):
+                at += len(pieces[i])
+            self.sealed = (n, at)
+            i = n
+            while i and at > start:
+                i -= 1
+                at -= len(pieces[i])
+            if i == 0:
+                return self._joined()[start:]
+            tail = pieces[i] if i == n - 1 else "".join(pieces[i:n])
+            return tail[start - at :]
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Text:
         copy = Text(self.value())
