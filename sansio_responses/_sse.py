@@ -171,6 +171,16 @@ class SSEDecoder(HeldStart):
             if _LF in data:
                 if held is None:
                     self.offset += n
+                    if (
+                        data[n - 1] == _LF
+                        and n > 7
+                        and data[n - 2] == _LF
+                        and not self._line
+                        and not self._in_comment
+                        and self._block_start < 0
+                        and (got := self._one_block(data, n)) is not None
+                    ):
+                        return got
                     return self._chunk(data, n, False)
                 if _CR not in data:
                     # The end of a held block's start: no check of _feed's applies.
@@ -410,6 +420,34 @@ class SSEDecoder(HeldStart):
             else:
                 self._line = bytearray(memoryview(data)[last + 1 :])
         return out
+
+    def _one_block(self, data: bytes, n: int) -> list[Any] | None:
+        """The event of *data* (*n* bytes, counted in :attr:`offset`) for :meth:`feed_raw`, if
+        it is one whole block of the API's shapes, else ``None`` (then :meth:`_chunk`).
+
+        The caller has found the chunk ending with a blank line at a block boundary (nothing
+        open or buffered): what a server that writes whole events sends, one per read, and a
+        large event (a ``response.completed``) fed whole. Such a block is read as :meth:`_blocks`
+        reads it, without the chunk's line-end searches and its loop: its payload's end found
+        once (``find``), the chunk tested for CR once (``in``), the payload copied once.
+        """
+        shape = self._shape
+        if not data.startswith(shape[0]):
+            got = self._shape_at(data, 0)
+            if got is None:
+                return None
+            shape = got
+        skip = shape[2]
+        at = n - 2
+        if data.find(b"\n", skip) != at or _CR in data or at > self._limit:
+            return None  # (several blocks or lines, a CR, or a block at the limit: _chunk)
+        self._shape = shape
+        self._line_start = self.offset
+        self.last_event_id = self._id_buf  # (the blank line, WHATWG §9.2.6)
+        payload = data[skip:at]
+        if self._keep_bytes or at - skip > self._bytes_over:
+            return [(shape[1], payload, self.offset - n)]
+        return [(shape[1], payload.decode("utf-8", "replace"), self.offset - n)]
 
     def _blocks(self, data: bytes, base: int, end: int, full: bool) -> list[Any]:
         """Feed an LF-only chunk whose last blank line starts at *end* (``data[0]`` at *base*).

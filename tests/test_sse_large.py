@@ -15,12 +15,14 @@ path nor holds), with the same payload types (``str``, or the bytes received pas
 
 from __future__ import annotations
 
+import itertools
 import re
 import sys
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_sse_blocks import _bodies
 from test_sse_held import _feed, _state
 
 from sansio_responses import EventTooLarge, SSEDecoder
@@ -117,7 +119,7 @@ def _decoder(limit: int | None, over: int, keep: bool) -> SSEDecoder:
         max_size=4,
     ),
     limit=st.sampled_from([None, None, 20_010, 70_010]),
-    over=st.sampled_from([sys.maxsize, 16 * 1024, 0]),
+    over=st.sampled_from([sys.maxsize, 16 * 1024, 100, 0]),
     keep=st.booleans(),
     full=st.booleans(),
     kinds=st.lists(st.sampled_from([bytes, bytes, bytearray, memoryview]), min_size=1, max_size=3),
@@ -133,16 +135,31 @@ def test_large_blocks_at_any_chunking_read_as_the_line_machine_reads_them(
 ) -> None:
     if min(sizes) < 64:
         sizes.append(65536)  # (bounded work: a large block in 1-byte chunks is 10^5 calls)
+    chunks: list[bytes] = []
+    at = 0
+    while at < len(body):
+        size = sizes[len(chunks) % len(sizes)]
+        chunks.append(body[at : at + size])
+        at += size
+    _read_alike(chunks, limit, over, keep, full, kinds)
+
+
+def _read_alike(
+    chunks: list[bytes],
+    limit: int | None,
+    over: int,
+    keep: bool,
+    full: bool,
+    kinds: list[type[Any]] | None = None,
+) -> None:
+    """The decoder and the reference fed *chunks* (the decoder as *kinds* in turn) agree call
+    by call (events, state, limit errors), and after close()."""
     tested = _decoder(limit, over, keep)
     reference = _decoder(limit, over, keep)
-    at = n = 0
-    while at < len(body):
-        size = sizes[n % len(sizes)]
-        chunk = body[at : at + size]
-        at += size
+    kinds = kinds or [bytes]
+    for n, chunk in enumerate(chunks):
         result = _call(tested, kinds[n % len(kinds)](chunk), full)
-        n += 1
-        assert result == _reference_call(reference, chunk, full), (at, size)
+        assert result == _reference_call(reference, chunk, full), (n, chunk[:80])
         if result[1][0] == "too large":
             return
     tested.close()
@@ -194,7 +211,7 @@ def test_every_cut_near_the_line_ends_of_large_blocks() -> None:
     assert reference.discarded.data == big[:30_000].decode("utf-8", "replace")
     cuts = _every_cut_near_line_ends(body)
     for cut in cuts:
-        for cut2 in [cut, *cuts[cuts.index(cut) + 1 :: 9]]:
+        for cut2 in [cut, *cuts[cuts.index(cut) + 1 :: 13]]:
             decoder = _decoder(None, 16 * 1024, False)
             got: list[Any] = []
             for chunk in (body[:cut], body[cut:cut2], body[cut2:]):
@@ -243,3 +260,84 @@ def test_a_large_block_at_its_limit_whatever_the_cut() -> None:
                     break
             failed = results[-1][1][0] == "too large"
             assert failed == (limit < size + 14), (limit, [len(c) for c in chunks])
+
+
+def _after_blank_lines(body: bytes) -> list[bytes]:
+    """*body* cut after each blank line's LF (LF LF, CR LF LF, ...): one block per chunk, as a
+    server writing whole events sends them, one per read, and the near misses around them."""
+    cuts = [0, *(m.end() for m in re.finditer(rb"(?<=\n)\n", body)), len(body)]
+    return [body[a:b] for a, b in itertools.pairwise(cuts) if b > a]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    body=st.one_of(_BODY, _bodies()),
+    limit=st.sampled_from([None, None, 8, 20, 20_010, 70_010]),
+    over=st.sampled_from([sys.maxsize, 16 * 1024, 100, 1, 0]),
+    keep=st.booleans(),
+    full=st.booleans(),
+)
+def test_one_block_per_chunk_reads_as_the_line_machine_reads_it(
+    body: bytes, limit: int | None, over: int, keep: bool, full: bool
+) -> None:
+    _read_alike(_after_blank_lines(body), limit, over, keep, full)
+
+
+def test_one_block_per_chunk_near_misses() -> None:
+    # Each chunk ends with a blank line; only the first of each pair is one block of the API's
+    # shapes. The others: two data lines, a CR inside, two blocks, a field line, a comment, a
+    # block begun in the chunk before, a blank line first, a line or a comment left open by the
+    # chunk before; then blocks at the limit and one byte over it.
+    chunks = [
+        b"event: a\ndata: 1\n\n",
+        b"event: a\ndata: 1\ndata: 2\n\n",
+        b"data: x\n\n",
+        b"data: x\ry\n\n",
+        b"event: b\ndata: 2\n\n",
+        b"event: b\ndata: 2\n\ndata: 3\n\n",
+        b"data: \n\n",
+        b"id: 9\ndata: 4\n\n",
+        b"event: c\ndata: 5\n\n",
+        b": ping\ndata: 6\n\n",
+        b"event: d\n",
+        b"data: 7\n\n",
+        b"\ndata: 8\n\n",
+        b"data: open",
+        b"data: 9\n\n",
+        b": open",
+        b"data: 10\n\n",
+        b"event: e\ndata: " + b"z" * 41 + b"\n\n",  # (8 + 47 bytes: at the limit)
+        b"data: " + b"z" * 49 + b"\n\n",  # (6 + 49)
+        b"data: " + b"z" * 50 + b"\n\n",
+    ]
+    for over, keep in ((sys.maxsize, False), (1, False), (0, True)):  # ("1": 1 byte)
+        tested = _decoder(55, over, keep)
+        reference = _decoder(55, over, keep)
+        got = []
+        for chunk in chunks:
+            result = _call(tested, chunk, False)
+            assert result == _reference_call(reference, chunk, False), chunk
+            got += result[0]
+            if result[1][0] == "too large":
+                break
+        assert [(e[0], str(e[1], "utf-8") if type(e[1]) is bytes else e[1]) for e in got] == [
+            ("a", "1"),
+            ("a", "1\n2"),
+            ("message", "x"),
+            ("message", "x"),  # ("y" is a line of no field: ignored)
+            ("b", "2"),
+            ("b", "2"),
+            ("message", "3"),
+            ("message", ""),
+            ("message", "4"),
+            ("c", "5"),
+            ("", ""),
+            ("message", "6"),
+            ("d", "7"),
+            ("message", "8"),
+            ("message", "opendata: 9"),
+            ("", ""),  # (the comment ": opendata: 10")
+            ("e", "z" * 41),
+            ("message", "z" * 49),
+        ]
+        assert result[1] == ("too large", sum(map(len, chunks[:-1])), 55)
