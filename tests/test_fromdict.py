@@ -13,6 +13,7 @@ keys) and every object of every real recording in tests/data/real.
 
 from __future__ import annotations
 
+import inspect
 import json
 from collections.abc import Callable, Generator, Iterator
 from contextlib import contextmanager
@@ -278,7 +279,7 @@ def model_dicts(cls: type[Any], depth: int = 0) -> st.SearchStrategy[dict[str, A
 PATHS = st.sampled_from(["", "response", "response.output[0]"])
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(st.sampled_from(MODELS).flatmap(lambda c: st.tuples(st.just(c), model_dicts(c))), PATHS)
 def test_every_class_generated_and_loop_agree(
     case: tuple[type[Any], dict[str, Any]], path: str
@@ -288,7 +289,7 @@ def test_every_class_generated_and_loop_agree(
     assert_same(lambda: cls.from_dict(MappingProxyType(wire), path))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(model_dicts(models.Response), PATHS)
 def test_responses_with_items_agree(wire: dict[str, Any], path: str) -> None:
     """The largest model, with items, parts and annotations inside (the terminal event's)."""
@@ -398,11 +399,16 @@ def test_non_mappings_and_subclasses() -> None:
         """The same, under a class whose constructor is generated."""
 
     models.ResponseUsage.from_dict({})
+    doc = models._Model.from_dict.__doc__  # pyright: ignore[reportPrivateUsage]
+    assert doc and Fresh.from_dict.__doc__ == doc  # the stand-in, before the first call
     for cls in (Sub, Fresh, Sub, SubUsage):  # Sub before and after Fresh's first call
         built = cls.from_dict({"count": 1, "input_tokens": 2})
         assert type(built) is cls
         assert_same(_from_dict(cls, {"count": 1, "input_tokens": 2}))
         assert_same(_from_dict(cls, {"count": "1", "input_tokens": "2"}))
+    for cls in (Fresh, models.ResponseUsage):  # generated: documented as the base's
+        assert cls.from_dict.__doc__ == doc
+        assert inspect.signature(cls.from_dict) == inspect.signature(models._Model.from_dict)  # pyright: ignore[reportPrivateUsage]
 
 
 # --- the recordings -------------------------------------------------------------------------------

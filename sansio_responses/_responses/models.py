@@ -427,11 +427,20 @@ def _compile_on_first_use(cls: type[Any]) -> Callable[..., Any]:
     def from_dict(owner: type[Any], d: Mapping[str, Any], path: str = "") -> Any:
         if owner is not cls:  # a subclass the generator does not know
             return _from_dict_loop(owner, d, path)
-        built = compile_from_dict(cls, _kinds, _from_dict_loop)
+        built = _documented(compile_from_dict(cls, _kinds, _from_dict_loop))
         setattr(cls, "from_dict", classmethod(built))  # noqa: B010  # threads: the same function
         return built(cls, d, path)
 
-    return from_dict
+    return _documented(from_dict)
+
+
+def _documented(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """*fn* with the docstring and (for ``inspect.signature``) the signature of the base's
+    ``from_dict``, which it stands for."""
+    base = _Model.__dict__["from_dict"].__func__
+    fn.__doc__ = base.__doc__
+    fn.__wrapped__ = base  # type: ignore[attr-defined]
+    return fn
 
 
 def _tag_of(annotation: str) -> str:
