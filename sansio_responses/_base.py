@@ -384,7 +384,7 @@ def _cuts(
     by_length: dict[int, list[str]] = {}
     for value in shared:  # equal strings held twice: the first one takes every occurrence
         same = by_length.setdefault(len(value), [])
-        if not any(value == other for other in same):
+        if value not in same:  # (== for str, the identity first)
             same.append(value)
     if len(by_length) < len(shared):
         shared = [value for value in shared if any(value is v for v in by_length[len(value)])]
@@ -472,7 +472,8 @@ def _cuts(
                         at = find(needle, end + 1, hi)
                     else:
                         at = find(needle, at + 1, hi)
-    ordered = sorted(cuts.values(), key=lambda cut: (cut[0], -cut[1]))
+    # By start (each cut's start is its key in *cuts*: no two are equal, no tie to break).
+    ordered = sorted(cuts.values()) if len(cuts) > 1 else list(cuts.values())
     kept: list[Cut] = []
     for cut in ordered:
         if kept and cut[0] < kept[-1][1]:
@@ -635,11 +636,13 @@ def _load_in_order(data: str | bytes | bytearray, cuts: list[Cut], max_depth: in
     pieces: list[Any] = []
     last = 0
     levels = 0
-    for start, stop, _, nested in cuts:
+    values: list[Any] = []
+    for start, stop, value, nested in cuts:
         piece = data[last:start]
         if piece.find(nan) >= 0:
             return _ELSEWHERE
         pieces.append(piece)
+        values.append(value)
         if nested > levels:
             levels = nested
         last = stop
@@ -656,7 +659,6 @@ def _load_in_order(data: str | bytes | bytearray, cuts: list[Cut], max_depth: in
     # nests its own levels below the container that holds it.
     if max_depth is not None and text.count("{") + text.count("[") + levels > max_depth:
         return _ELSEWHERE
-    values = [cut[2] for cut in cuts]
     values.reverse()
     held = _held
     held.values = values
@@ -1077,9 +1079,14 @@ class EventStreamBase(Generic[E]):
                 data if isinstance(data, str) else data.decode("utf-8", "replace")
             )
         shared = self._shared_strings(len(data))
-        if self._profiles:
-            held = {id(value) for value in shared}
-            self._profiles = {k: v for k, v in self._profiles.items() if k in held}
+        profiles = self._profiles
+        if profiles:
+            # (No comprehension here, nor in the other steps of a terminal event: each is a
+            # call of its own before Python 3.12, and on a cold cache each call level costs.)
+            held = set(map(id, shared))
+            if not held.issuperset(profiles):
+                for k in set(profiles).difference(held):
+                    del profiles[k]
         spans, self._spans = self._spans, []
         if shared or spans:
             # The walk that puts the shared strings in measures the depth too (RecursionError

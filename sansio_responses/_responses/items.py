@@ -114,7 +114,8 @@ class OutputItems:
         slots = items.slots
         order = range(len(slots)) if items.top + 1 == len(slots) else sorted(slots)
         roots: list[tuple[Any, bool]] = [(self.response, True)]
-        roots += [(slots[i], i in frozen) for i in reversed(order)]
+        for i in reversed(order):  # (a loop: a comprehension is a call of its own before 3.12)
+            roots.append((slots[i], i in frozen))
         lists: list[list[str]] = []
         for root, fixed in roots:
             if budget <= 0:

@@ -431,7 +431,11 @@ class ResponsesStream(InlineFeed):
         return snapshot
 
     def _drop_spans(self) -> None:
-        super()._drop_spans()
+        # EventStreamBase's and InlineFeed's, written out (the terminal event's path, where
+        # each call level costs on a cold cache).
+        self._spans = []
+        self._profiles = {}
+        self._logprobs_spans = ()
         self._acc.forget_long_strings()
 
     def reconnect(self) -> None:
