@@ -640,7 +640,11 @@ class ResponsesStream(InlineFeed):
                 offset=self._current_offset,
             )
         # Everything that may be noted is noted before the state changes (strict mode raises).
-        final = self._complete_terminal(response)
+        # (_complete_terminal's first test written out: the server's output is complete.)
+        if len(response.output or ()) >= len(self._acc.items.slots):
+            final = response
+        else:
+            final = self._complete_terminal(response)
         self.outcome = outcome
         self.terminal_event = event
         self._checkpoint = None
