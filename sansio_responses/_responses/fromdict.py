@@ -1,15 +1,15 @@
 """Generated ``from_dict`` constructors of the Responses models: one function per class, made once.
 
-``_Model.from_dict`` (in ``models``) is a loop over the class's field table: per field a tuple
-unpacked, a ``dict.get``, a converter call and a slot descriptor's ``__set__``. The terminal
-``Response`` has about 40 fields, so building the typed final event is mostly that loop's overhead,
-and on a cold cache (a stream's end, after other work) the many small objects it reads (the table's
-tuples, the descriptors, the converters) cost more than the checks. As attrs does for ``__init__``,
-:func:`compile_from_dict` writes, once per class, the source of a constructor with every field's
-check inlined (``v.__class__ is int``, ...) and the value stored with a plain attribute store into a
-mutable twin of the class whose ``__class__`` is then set to the class (the twin adds no slots: the
-result is exactly an instance of the frozen class). Nested models, lists of items and the literal
-``type`` tag are written out too.
+The generic constructor (``models._from_dict_loop``, what ``_Model.from_dict`` was) is a loop over
+the class's field table: per field a tuple unpacked, a ``dict.get``, a converter call and a slot
+descriptor's ``__set__``, and nested objects go through more small functions. The terminal
+``Response`` has about 40 fields. As attrs does for ``__init__``, :func:`compile_from_dict` writes,
+once per class (at the class's first ``from_dict`` call, see ``models._compile_on_first_use``), the
+source of a constructor with every field's check inlined (``v.__class__ is int``, ...) and the value
+stored with a plain attribute store into a mutable twin of the class whose ``__class__`` is then set
+to the class (the twin adds no slots: the result is exactly an instance of the frozen class). Nested
+models, lists of items and the literal ``type`` tag are written out too. Measured on the terminal
+event (issue 21): about 5% of its cost, cold.
 
 It gives exactly what the loop gives: the same object (same values, same wire dict kept), the same
 :class:`SchemaError` (path, expected type, value) for the first bad field in field order, the same
