@@ -19,6 +19,7 @@ import sys
 from typing import Any
 from unittest import mock
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -96,6 +97,26 @@ def test_a_held_string_holding_an_escaped_nul_is_still_shared() -> None:
     result: Any = load_sharing(data, [HELD], stdlib_loads)
     assert result == json.loads(data)
     assert result["text"] is HELD
+
+
+@pytest.mark.parametrize("kept", [False, True])
+def test_a_held_string_after_an_escaped_quote_is_still_shared(kept: bool) -> None:
+    # Inside another string, an escaped quote followed by the held string's encoding and the
+    # closing quote looks like the held string's token: the search must skip it (an odd run of
+    # backslashes before the quote) and find the real one after it. Taken as a cut, it would
+    # leave its placeholder after a backslash: the event decoded as usual, nothing shared.
+    held = "d\u00e9j\u00e0 " * 40  # non-ASCII: an event that may be followed keeps its proof
+    for value in ('x"' + held, 'x\\"' + held):
+        data = json.dumps({"type": "t", "a": value, "b": held}, ensure_ascii=False).encode()
+        assert b'\\"' + held.encode()[:8] in data  # the escaped quote the needle meets first
+        profiles: _base.Profiles = {}
+        if kept:  # the needle, profile and proof of an earlier event (the terminal event's path)
+            first: Any = load_sharing(data, [held], stdlib_loads, None, profiles, [], [])
+            assert first == json.loads(data) and first["b"] is held
+            assert profiles[id(held)][3] is not None
+        result: Any = load_sharing(data, [held], stdlib_loads, None, profiles)
+        assert result == json.loads(data)
+        assert result["b"] is held
 
 
 def test_a_decoded_string_holding_an_escaped_nul_refuses_the_placeholder_path() -> None:
