@@ -435,11 +435,7 @@ def _cuts(
                     continue  # no room for its quotes and one byte a character
                 at = find(needle, lo, hi)
                 while at >= 0:
-                    # (_escaped only after a backslash: one call level less on a cold cache)
-                    if (
-                        not (at and data[at - 1] == backslash and _escaped(data, at, backslash))
-                        and at not in cuts
-                    ):
+                    if not _escaped(data, at, backslash) and at not in cuts:
                         if proof is not None:
                             end = _proved(data, at + 1, proof)
                         else:
@@ -559,10 +555,7 @@ def _proved(data: Any, at: int, proof: Proof) -> int:
     if stop > len(data):
         return -1
     with memoryview(data) as view:
-        part = view[at:stop]
-        # _digest, written out (the terminal event's path: each call level costs when cold).
-        digest = hash(part.tobytes()) if KEYED_DIGEST else hashlib.sha256(part).digest()
-        return stop if digest == proof[1] else -1
+        return stop if _digest(view[at:stop]) == proof[1] else -1
 
 
 _whitespace: Callable[[str, int], Any] = json.decoder.WHITESPACE.match  # type: ignore[attr-defined]

@@ -188,10 +188,7 @@ class InlineFeed(ResumableStream):
             entries_text = None
             fast = 0
             if size > BIG_EVENT_DATA:
-                try:  # (_load_big_or_none, written out: see _on_decoded)
-                    obj = self._load_big(payload)
-                except (ValueError, RecursionError):
-                    obj = None
+                obj = self._load_big_or_none(payload)
             else:
                 got = None if match is None or not running else match(payload, nxt)
                 if got is not None and (event_type == "message" or event_type == template.kind):
@@ -529,13 +526,7 @@ class InlineFeed(ResumableStream):
                 return
             obj = self._load_object(data, offset)  # the full decoder, or a located error
         if len(data) > self._deep_len:  # only long data can nest deeper than the limit
-            # _check_depth's first test written out: a large event's nesting is measured while
-            # it is decoded (see _load_big), and on a cold cache each call level costs (the
-            # terminal event's path: issue 21).
-            if obj is self._depth_checked:
-                self._depth_checked = None
-            else:
-                self._check_depth(obj, data, offset)
+            self._check_depth(obj, data, offset)
         self._on_object(obj, data, event_type, offset, out)
 
     def _on_object(

@@ -431,11 +431,7 @@ class ResponsesStream(InlineFeed):
         return snapshot
 
     def _drop_spans(self) -> None:
-        # EventStreamBase's and InlineFeed's, written out (the terminal event's path, where
-        # each call level costs on a cold cache).
-        self._spans = []
-        self._profiles = {}
-        self._logprobs_spans = ()
+        super()._drop_spans()
         self._acc.forget_long_strings()
 
     def reconnect(self) -> None:
@@ -640,11 +636,7 @@ class ResponsesStream(InlineFeed):
                 offset=self._current_offset,
             )
         # Everything that may be noted is noted before the state changes (strict mode raises).
-        # (_complete_terminal's first test written out: the server's output is complete.)
-        if len(response.output or ()) >= len(self._acc.items.slots):
-            final = response
-        else:
-            final = self._complete_terminal(response)
+        final = self._complete_terminal(response)
         self.outcome = outcome
         self.terminal_event = event
         self._checkpoint = None
