@@ -394,27 +394,6 @@ def _cuts(
         profile = -1  # not known yet
         known: Any = profiles.get(id(value)) if as_bytes and profiles is not None else None
         proof: Proof | None = None
-        if known is not None and (known[3] is not None or not prove or value.isascii()):
-            # Known from an earlier event (its needle, profile and proof; known[0] is value):
-            # its first occurrence after the last match, tried at once, the commonest case of
-            # all (each held string once, in order). Anything else (no occurrence there, or it
-            # does not match) takes the loop below, from the start: the same cuts either way.
-            profile, needle, proof = known[1], known[2], known[3]
-            at = find(needle, cursor)
-            if (
-                at >= 0
-                and not (at and data[at - 1] == backslash and _escaped(data, at, backslash))
-                and at not in cuts
-            ):
-                if proof is not None:
-                    end = _proved(data, at + 1, proof)
-                else:
-                    end = _match(data, at + 1, value, _utf8_json, True, profile)
-                if end >= 0 and data[end : end + 1] == quote:
-                    cuts[at] = (at, end + 1, value, 0)
-                    cursor = end + 1
-                    matched.append((value, needle, _utf8_json, profile, proof))
-                    continue
         for encode in (_utf8_json, _ascii_json):
             if encode is _ascii_json and _forms(value)[-1] is not _ascii_json:
                 break  # the other form is not this string's
