@@ -101,7 +101,7 @@ class LazyJSON:
     def value(self) -> Any:
         """The best partial value of everything pushed so far."""
         with PARSING:
-            return self._value_at(self._gen, self._length(), None)
+            return self._value_locked(self._gen, self._length(), None)
 
     def _length(self) -> int:
         """The characters available now: the source's, or those pushed."""
@@ -117,7 +117,7 @@ class LazyJSON:
     def at(self, position: int, prefix: Callable[[], str]) -> Any:
         """The partial value of the first *position* characters (of the current generation)."""
         with PARSING:
-            return self._value_at(self._gen, position, prefix)
+            return self._value_locked(self._gen, position, prefix)
 
     def _value_at(self, gen: int, position: int, prefix: Callable[[], str] | None) -> Any:
         with PARSING:
