@@ -135,6 +135,24 @@ def test_server_violations_are_remote_protocol_errors() -> None:
         conn.receive(steer_msg("response.steer.accepted", "resp_1"))
 
 
+@pytest.mark.parametrize("kind", [[1], {}, ["response.created"], {"a": 1}])
+@pytest.mark.parametrize("lane", [None, "a"])
+def test_a_type_that_is_a_list_or_object_is_a_remote_error(kind: Any, lane: str | None) -> None:
+    # The type of a message on a lane with no response was looked up in the builders' table:
+    # an unhashable one raised TypeError, leaving the connection usable.
+    conn = sr.ResponsesConnection()
+    conn.create({"model": "m"}, stream_id="b")  # another lane in flight
+    message = json.dumps(
+        {"type": kind, "sequence_number": 4, **({"stream_id": lane} if lane else {})}
+    )
+    with pytest.raises(sr.RemoteProtocolError, match="field 'type': expected string") as info:
+        conn.receive(message)
+    assert (info.value.offset, info.value.sequence_number) == (0, 4)
+    assert conn.error is info.value
+    with pytest.raises(sr.LocalProtocolError):
+        conn.receive('{"type": "ping"}')
+
+
 def test_steering_successor_becomes_the_current_stream() -> None:
     conn = sr.ResponsesConnection()
     conn.create({"model": "m", "input": "tell a story"}, stream_id="a")

@@ -421,7 +421,9 @@ class ResponsesConnection:
             self.errors.append(event)
             return [event]
         if lane is None or lane.current is None:
-            if kind not in WS_BUILDERS:  # ping, keep-alive, newer types: passed through
+            # ping, keep-alive, newer types: passed through; a type that is no string (a list
+            # or an object cannot be looked up) is refused by _parse, as on a lane's stream.
+            if type(kind) is not str or kind not in WS_BUILDERS:
                 return [self._parse(obj, text, offset)]
             raise self._remote(
                 f"{kind!r} on lane {stream_id!r}, where no response.create was sent",
