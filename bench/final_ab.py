@@ -14,6 +14,11 @@ and B in alternating order; then ``json.loads`` of the event's data (a ``str``).
 whole, or with ``--chunk N`` in N-byte chunks (httpx reads 64 KiB). CPU time of this process.
 Prints each side's median (ms and x ``json.loads``) and the median of the per-round ratios B / A,
 the figure to compare on a shared machine.
+
+``--heap`` imports the official SDK (``openai``, ``pydantic``) first, as ``bench/run.py``'s
+environment line does in ``shapes.py``'s table: a heap of about 100,000 objects, which the
+``gc.collect()`` before each timed call walks, leaving the caches colder than in a bare process
+(the final events of that table read 1.3-1.5x slower than here without it).
 """
 
 from __future__ import annotations
@@ -54,7 +59,13 @@ def main(argv: list[str] | None = None) -> int:
         default=0,
         help="feed the final block in chunks of this many bytes (httpx reads 64 KiB); 0: whole",
     )
+    p.add_argument(
+        "--heap", action="store_true", help="import openai and pydantic first (see above)"
+    )
     args = p.parse_args(argv)
+    if args.heap:
+        import openai  # noqa: F401  # pyright: ignore[reportUnusedImport]
+        import pydantic  # noqa: F401  # pyright: ignore[reportUnusedImport]
     here = args.b or Path(__file__).resolve().parent.parent
     clock = time.process_time
     sizes = dict(SHAPES)
@@ -65,7 +76,11 @@ def main(argv: list[str] | None = None) -> int:
             "B": _load(here, "sr_b", Path(tmp)),
         }
         chunking = f"final block in {args.chunk}-byte chunks" if args.chunk else "final block whole"
-        print(f"A: {args.other}, B: {here}; {args.rounds} rounds, {chunking}, CPU time, medians")
+        heap = f", {len(gc.get_objects()):,} objects tracked" if args.heap else ""
+        print(
+            f"A: {args.other}, B: {here}; {args.rounds} rounds, {chunking}, CPU time, "
+            f"medians{heap}"
+        )
         for shape in args.shapes.split(","):
             prefix, block, payload = _split_final(gen.generate(shape, sizes[shape]).data)
             text = payload.decode()
