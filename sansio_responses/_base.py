@@ -13,10 +13,8 @@ attached to the exception as ``exc.events`` so nothing already decoded is lost.
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import json
-import os
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -298,28 +296,13 @@ Span: TypeAlias = tuple[bytes, Any, int]
 #: A piece of the data replaced by a held value: ``(start, stop, value, levels)``; *levels* is 0
 #: for a held string, the nesting of the value for a held span.
 Cut: TypeAlias = tuple[int, int, Any, int]
-#: What stands for the bytes of a held string's JSON form (the API's, UTF-8) once they were
-#: compared with it in one event: ``(their length, their digest)`` (see :func:`_digest`). The
-#: next event's bytes that have this length and digest are those bytes, so they encode the held
-#: string too, checked by one C pass instead of encoding the string again (see :func:`_proved`).
-#: Kept for non-ASCII strings only: an ASCII string's UTF-8 form is a copy, several times faster
-#: than hashing it (a 1 MB base64 image).
-Proof: TypeAlias = tuple[int, "int | bytes"]
-
-#: Whether :func:`_digest` is the interpreter's own ``hash`` of bytes: SipHash (PEP 456), a
-#: keyed pseudorandom function whose 128-bit key is drawn at random when the interpreter starts
-#: and never leaves it. A server that does not know the key writes other bytes of the same
-#: length with the same 64-bit digest with probability about 2**-64 per event, whatever it
-#: chooses (the PRF's guarantee; the digests are never sent anywhere), and it costs a third of
-#: SHA-256 on a cold cache (90 KB: 46 against 111 µs, most of SHA-256's being OpenSSL's fixed
-#: cost; the terminal event of a 90 KB function call: B/A 0.82). When the key may be known (the
-#: hash is not SipHash, or ``PYTHONHASHSEED`` fixes the key: tests, reproducible runs) the
-#: digest is SHA-256, collision resistant with no secret at all.
-KEYED_DIGEST: bool = (
-    sys.hash_info.algorithm in ("siphash13", "siphash24")
-    and bool(sys.flags.hash_randomization)
-    and os.environ.get("PYTHONHASHSEED", "random") == "random"
-)
+#: Where the bytes of a held string's JSON form (the API's, UTF-8) lie once they were compared
+#: with it in one event, kept for the next one: ``(buffer, start, stop)``, the event's data itself
+#: (no copy) or a copy of those bytes alone (see :func:`_keep_proofs`). The next event's bytes are
+#: compared with these, one ``memcmp``, instead of encoding the string again (see :func:`_proved`).
+#: Kept for non-ASCII strings only: an ASCII string's UTF-8 form is a copy anyway (a 1 MB base64
+#: image is not held twice).
+Proof: TypeAlias = tuple[Any, int, int]
 #: What a stream keeps of each held string it compared, by id: ``(the string, its
 #: :func:`_profile`, the needle its UTF-8 form is searched with, its :data:`Proof` or None)``
 #: (see :func:`_cuts`).
@@ -389,6 +372,7 @@ def _cuts(
     if len(by_length) < len(shared):
         shared = [value for value in shared if any(value is v for v in by_length[len(value)])]
     cursor = 0  # where the last match ended: held strings come mostly in document order
+    proven: list[tuple[int, int, int]] = []  # (id, start, stop) of what this event proves
     matched: list[tuple[str, Any, Any, int, Proof | None]] = []  # with needle, form, profile, proof
     for value in shared:
         profile = -1  # not known yet
@@ -427,10 +411,11 @@ def _cuts(
                                 and end >= 0
                                 and encode is _utf8_json
                                 and profiles is not None
-                                and not value.isascii()  # (a copy: faster than hashing)
+                                and not value.isascii()  # (see Proof)
                             ):
-                                proof = _prove(data, at + 1, end)
+                                proof = (data, at + 1, end)
                                 profiles[id(value)] = (value, profile, needle, proof)
+                                proven.append((id(value), at + 1, end))
                         if end >= 0 and data[end : end + 1] == quote:
                             cuts[at] = (at, end + 1, value, 0)
                             cursor = end + 1
@@ -443,6 +428,8 @@ def _cuts(
             else:
                 continue  # not in this form: the other one
             break  # matched: the \u-escaped form is searched only for a string not found
+    if proven:
+        _keep_proofs(data, proven, profiles)  # type: ignore[arg-type]  # (not None: proven)
     if matched:
         # Later occurrences (the same text twice in one event) can only lie between the
         # matches, where nothing else was found: searched there only, and only in the pieces
@@ -510,31 +497,46 @@ def _profile_of(value: str, needle: bytes, profiles: Profiles | None) -> int:
     return profile
 
 
-def _digest(part: memoryview) -> int | bytes:
-    """The digest a :data:`Proof` holds of the bytes *part* (see :data:`KEYED_DIGEST`)."""
-    # (hash() of a memoryview would first hash the whole object it views: a copy of the part
-    # is hashed instead, a memcpy.)
-    return hash(part.tobytes()) if KEYED_DIGEST else hashlib.sha256(part).digest()
+def _keep_proofs(data: Any, proven: list[tuple[int, int, int]], profiles: Profiles) -> None:
+    """Keep the proofs *data* gave for the next events: *proven* holds ``(id, start, stop)`` of
+    each held string whose bytes it proved, ``profiles[id]`` its entry (see :func:`_cuts`).
 
-
-def _prove(data: Any, start: int, stop: int) -> Proof:
-    """The :data:`Proof` of ``data[start:stop]`` (bytes data)."""
+    Each points into *data* itself when the proven bytes are at least half of it (the event is
+    mostly the held strings: a ``.done`` event repeating a text, the summaries of a reasoning
+    item), else each is a copy of its own bytes: either way what is kept is at most twice the
+    proven bytes, and no copy is made of a large event that is mostly those strings (the copies
+    took a stream with four summaries from 2.6 to 3.3 times its largest event). A ``bytearray``
+    (the decoder's buffer of a large event, handed over and not used by it again) is held
+    through a read-only view, which also forbids resizing it while the proofs last.
+    """
+    total = 0
+    for _, start, stop in proven:
+        total += stop - start
+    whole = 2 * total >= len(data)
     with memoryview(data) as view:
-        return stop - start, _digest(view[start:stop])
+        pinned: Any = view.toreadonly() if whole and type(data) is bytearray else None
+        if whole and pinned is None:
+            return  # bytes: held as they are
+        for key, start, stop in proven:
+            value, profile, needle, _ = profiles[key]
+            proof = (
+                (pinned, start, stop) if whole else (view[start:stop].tobytes(), 0, stop - start)
+            )
+            profiles[key] = (value, profile, needle, proof)
 
 
 def _proved(data: Any, at: int, proof: Proof) -> int:
-    """Where the bytes *proof* stands for end, if the data (bytes) hold them at *at*; -1 if not.
+    """Where the bytes *proof* holds end, if the data (bytes) hold them at *at*; -1 if not.
 
-    One C pass over them: hashing the 90 KB of a 2-byte-per-character text with SHA-256 took 53
-    µs against 67-90 µs for encoding it again (and 126 against 180-230 on a cold cache, as a
-    terminal event meets it); with the interpreter's keyed hash 16 µs warm, 46 cold.
+    One ``memcmp``: the bytes are compared, not a digest of them (the terminal event of a 90
+    KB function call on a cold cache: about 4 µs, against 33 µs for copying and hashing its part
+    with the interpreter's SipHash, and more for encoding the string again). The price is the
+    proven bytes held from the event that first matched them to the end of the stream (see
+    :func:`_keep_proofs`).
     """
-    stop = at + proof[0]
-    if stop > len(data):
-        return -1
-    with memoryview(data) as view:
-        return stop if _digest(view[at:stop]) == proof[1] else -1
+    buffer, start, stop = proof
+    with memoryview(buffer) as view:
+        return at + stop - start if data.startswith(view[start:stop], at) else -1
 
 
 _whitespace: Callable[[str, int], Any] = json.decoder.WHITESPACE.match  # type: ignore[attr-defined]
