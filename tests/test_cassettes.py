@@ -520,6 +520,52 @@ def test_bad_cassettes_say_what_and_where(tmp_path: Path) -> None:
         assert str(path) in str(info.value)
 
 
+def _vcr_json(response: dict[str, Any], request_body: Any = "{}") -> str:
+    request = {"method": "POST", "uri": "http://x/v1/responses", "body": request_body}
+    return json.dumps({"interactions": [{"request": request, "response": response}], "version": 1})
+
+
+def test_malformed_json_cassettes_are_cassette_errors_too(tmp_path: Path) -> None:
+    # Each of these escaped load_cassette as another error (a lone surrogate: UnicodeEncodeError,
+    # a deep nesting: RecursionError) or was accepted (a status that is no HTTP status, a chunk
+    # arriving at NaN or infinite seconds, which the replay's pacing then waits).
+    ok: dict[str, Any] = {"status": {"code": 200}, "body": {"string": "data: [DONE]\n\n"}}
+    har_entry = {
+        "request": {"method": "GET", "url": "u"},
+        "response": {"status": 200, "headers": [], "content": {"text": "\ud800"}},
+    }
+    cases = {
+        _vcr_json({**ok, "body": {"string": "data: \ud800\n\n"}}): (
+            r"interactions\[0\]\.response\.body\.string: .*lone surrogate"
+        ),
+        _vcr_json(ok, request_body="\ud83d"): r"interactions\[0\]\.request\.body: .*lone surrogate",
+        json.dumps({"log": {"entries": [har_entry]}}): (
+            r"log\.entries\[0\]\.response\.content\.text: .*lone surrogate"
+        ),
+        "[" * 100_000 + "]" * 100_000: "invalid JSON: nested too deeply",
+        _vcr_json({**ok, "status": {"code": -5}}): r"status\.code: expected an HTTP status code",
+        _vcr_json(
+            {**ok, "status": {"code": 10**30}}
+        ): r"status\.code: expected an HTTP status code",
+        _vcr_json(
+            {**ok, "status": {"code": "1000"}}
+        ): r"status\.code: expected an HTTP status code",
+        _vcr_json({**ok, "chunks": [{"size": 14, "at": float("nan")}]}): r"chunks\[0\]\.at",
+        _vcr_json({**ok, "chunks": [{"size": 14, "at": float("inf")}]}): r"chunks\[0\]\.at",
+    }
+    for text, message in cases.items():
+        path = _write(tmp_path, text, "bad.json")
+        with pytest.raises(CassetteError, match=message) as info:
+            load_cassette(path)
+        assert str(path) in str(info.value)
+    # The lone surrogates a recorder keeps for undecodable bytes (U+DC80-U+DCFF) are those bytes.
+    path = _write(tmp_path, _vcr_json({**ok, "body": {"string": "data: \udcff\n\n"}}), "ok.json")
+    assert load_cassette(path)[0].body == b"data: \xff\n\n"
+    for status in (100, 599, 999):
+        path = _write(tmp_path, _vcr_json({**ok, "status": {"code": status}}), "ok.json")
+        assert load_cassette(path)[0].status == status
+
+
 def test_corrupt_or_oversized_compressed_bodies(tmp_path: Path) -> None:
     def cassette(wire: bytes, coding: str) -> Path:
         return _write(

@@ -23,6 +23,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import math
 import os
 from collections.abc import Mapping, Sequence
 from http import HTTPStatus
@@ -110,6 +111,8 @@ def _parse(raw: bytes, where: str) -> Any:
             return json.loads(text)
         except ValueError as exc:
             raise CassetteError(f"{where}: invalid JSON: {exc}") from None
+        except RecursionError:
+            raise CassetteError(f"{where}: invalid JSON: nested too deeply to decode") from None
     try:
         import yaml
     except ModuleNotFoundError as exc:
@@ -148,9 +151,12 @@ def _int(value: Any, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, str)):
         raise CassetteError(f"{where}: expected an HTTP status code, got {value!r}")
     try:
-        return int(value)
+        status = int(value)
     except ValueError:
         raise CassetteError(f"{where}: expected an HTTP status code, got {value!r}") from None
+    if not 0 <= status <= 999:  # three digits (RFC 9110 section 15); HAR writes 0 for none
+        raise CassetteError(f"{where}: expected an HTTP status code, got {value!r}")
+    return status
 
 
 def _text_bytes(value: Any, where: str) -> bytes:
@@ -160,8 +166,15 @@ def _text_bytes(value: Any, where: str) -> bytes:
     if isinstance(value, bytes):
         return value
     if isinstance(value, str):
-        # surrogateescape: Ruby and old recorders may keep undecodable bytes as lone surrogates.
-        return value.encode("utf-8", "surrogateescape")
+        # surrogateescape: Ruby and old recorders may keep undecodable bytes as lone surrogates
+        # (U+DC80-U+DCFF); any other lone surrogate (a JSON "\\ud800") stands for no byte.
+        try:
+            return value.encode("utf-8", "surrogateescape")
+        except UnicodeEncodeError as exc:
+            raise CassetteError(
+                f"{where}: a lone surrogate {value[exc.start]!r} at character {exc.start}, "
+                "which no byte was recorded as"
+            ) from None
     raise CassetteError(f"{where}: expected a string or binary body, got {type(value).__name__}")
 
 
@@ -297,7 +310,7 @@ def _chunks(value: Any, where: str) -> tuple[tuple[int, ...], tuple[float, ...]]
         size, at = entry.get("size"), entry.get("at")
         if isinstance(size, bool) or not isinstance(size, int) or size < 0:
             raise CassetteError(f"{where}[{i}].size: expected a byte count, got {size!r}")
-        if isinstance(at, bool) or not isinstance(at, (int, float)) or at < 0:
+        if isinstance(at, bool) or not isinstance(at, (int, float)) or not 0 <= at < math.inf:
             raise CassetteError(f"{where}[{i}].at: expected seconds, got {at!r}")
         sizes.append(size)
         times.append(float(at))
