@@ -552,6 +552,7 @@ def test_malformed_json_cassettes_are_cassette_errors_too(tmp_path: Path) -> Non
         ): r"status\.code: expected an HTTP status code",
         _vcr_json({**ok, "chunks": [{"size": 14, "at": float("nan")}]}): r"chunks\[0\]\.at",
         _vcr_json({**ok, "chunks": [{"size": 14, "at": float("inf")}]}): r"chunks\[0\]\.at",
+        _vcr_json({**ok, "chunks": [{"size": 14, "at": 10**400}]}): r"chunks\[0\]\.at",
     }
     for text, message in cases.items():
         path = _write(tmp_path, text, "bad.json")

@@ -310,10 +310,14 @@ def _chunks(value: Any, where: str) -> tuple[tuple[int, ...], tuple[float, ...]]
         size, at = entry.get("size"), entry.get("at")
         if isinstance(size, bool) or not isinstance(size, int) or size < 0:
             raise CassetteError(f"{where}[{i}].size: expected a byte count, got {size!r}")
-        if isinstance(at, bool) or not isinstance(at, (int, float)) or not 0 <= at < math.inf:
+        # (an int past a float's range, such as 10**400, is as unusable as an infinity)
+        seconds = (
+            float(at) if isinstance(at, float) or (isinstance(at, int) and at < 2**53) else -1.0
+        )
+        if isinstance(at, bool) or not 0 <= seconds < math.inf:
             raise CassetteError(f"{where}[{i}].at: expected seconds, got {at!r}")
         sizes.append(size)
-        times.append(float(at))
+        times.append(seconds)
     return tuple(sizes), tuple(times)
 
 
