@@ -108,23 +108,31 @@ class Framing:
         events: list[ResponsesServerEvent] = []
         reply = b""
         limit = self.protocol.max_message_size
-        for event in self._ws.events():
-            if isinstance(event, ws.TextMessage):
-                self._text.append(event.data)
-                self._size += len(event.data)
-                if (limit is not None and self._size > limit) or event.message_finished:
-                    # An oversized message is the protocol object's to report (EventTooLarge).
-                    message = "".join(self._text)
-                    self._text, self._size = [], 0
-                    events += self.protocol.receive(message)
-            elif isinstance(event, ws.Ping):
-                reply += self._ws.send(event.response())
-            elif isinstance(event, ws.CloseConnection):
-                reply += self._ws.send(event.response())
-                self.closed_with = event.code
-                break
-            elif isinstance(event, ws.BytesMessage):
-                raise RemoteProtocolError("the server sent a binary message; the API sends text")
+        try:
+            for event in self._ws.events():
+                if isinstance(event, ws.TextMessage):
+                    self._text.append(event.data)
+                    self._size += len(event.data)
+                    if (limit is not None and self._size > limit) or event.message_finished:
+                        # An oversized message is the protocol object's to report (EventTooLarge).
+                        message = "".join(self._text)
+                        self._text, self._size = [], 0
+                        events += self.protocol.receive(message)
+                elif isinstance(event, ws.Ping):
+                    reply += self._ws.send(event.response())
+                elif isinstance(event, ws.CloseConnection):
+                    reply += self._ws.send(event.response())
+                    self.closed_with = event.code
+                    break
+                elif isinstance(event, ws.BytesMessage):
+                    raise RemoteProtocolError(
+                        "the server sent a binary message; the API sends text"
+                    )
+        except sr.ProtocolError as exc:
+            # One read can hold several messages: those before the failing one were applied to
+            # their lanes, and their events are the caller's (as a stream's feed() carries them).
+            exc.events = [*events, *exc.events]
+            raise
         return events, reply
 
     def _rejected(self) -> sr.ConnectError:
@@ -167,6 +175,8 @@ class ConnectionState:
         self._ssl = ssl_context
         self._framing: Framing | None = None
         self._ready: list[ResponsesServerEvent] = []
+        # A protocol error of the last read, raised once the events before it were taken.
+        self._failed: sr.ProtocolError | None = None
         self._closed = False
         self.reconnects = 0
 
@@ -203,6 +213,25 @@ class ConnectionState:
         return sr.ConnectionDropped(
             f"{self._closed_how(code)} and was not reopened ({self.reconnects} reconnect(s) made)"
         )
+
+    def _received(self, framing: Framing, data: bytes) -> bytes:
+        """Feed *data* to *framing*: its events join the ready queue, and a protocol error is
+        kept to be raised after the events decoded before it (:meth:`_raise_failed`). Returns the
+        bytes to send back."""
+        try:
+            events, reply = framing.receive(data)
+        except sr.ProtocolError as exc:
+            self._ready += exc.events
+            self._failed = exc
+            return b""
+        self._ready += events
+        return reply
+
+    def _raise_failed(self) -> None:
+        """Raise the protocol error of a read once the events before it were taken."""
+        if self._failed is not None:
+            failed, self._failed = self._failed, None
+            raise failed
 
     def _cancel_in_flight(self) -> None:
         # The consumer closes the connection: what is still in flight is "cancelled", unless

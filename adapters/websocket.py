@@ -126,6 +126,7 @@ class WebSocketConnection(ConnectionState):
         """The next server event; the iteration stops when no response is expected any more
         (no lane in flight, no steering awaiting its answer or successor)."""
         while not self._ready:
+            self._raise_failed()
             if not self.protocol.expecting():
                 raise StopAsyncIteration
             await self._read()
@@ -148,8 +149,7 @@ class WebSocketConnection(ConnectionState):
         except (anyio.EndOfStream, anyio.BrokenResourceError, OSError):
             await self._dropped(None)
             return
-        events, reply = framing.receive(data)
-        self._ready += events
+        reply = self._received(framing, data)
         if reply:
             with contextlib.suppress(anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
                 await self._write(reply)

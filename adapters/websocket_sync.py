@@ -102,6 +102,7 @@ class BlockingWebSocketConnection(ConnectionState):
     def __next__(self) -> ResponsesServerEvent:
         """The next server event; stops when no response is expected any more."""
         while not self._ready:
+            self._raise_failed()
             if not self.protocol.expecting():
                 raise StopIteration
             self._read()
@@ -126,8 +127,7 @@ class BlockingWebSocketConnection(ConnectionState):
         if not data:
             self._dropped(None)
             return
-        events, reply = framing.receive(data)
-        self._ready += events
+        reply = self._received(framing, data)
         if reply:
             with contextlib.suppress(OSError):
                 self._write(reply)

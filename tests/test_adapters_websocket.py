@@ -441,3 +441,30 @@ def test_inf_and_huge_timeouts_mean_no_limit(
 
     options = {"connect_timeout": value, "idle_timeout": value, "total_timeout": value}
     assert run(backend, server, body, **options) == "ok"
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_events_read_before_a_protocol_error_are_yielded_first(backend: str) -> None:
+    # As in the blocking adapter's test of the same name: one read holding several messages,
+    # the last one an event for a lane never created.
+    import json
+
+    from test_adapters_websocket_sync import one_write_server
+
+    events = StreamBuilder(response_id="resp_1").text("Hello", 2).completed().events()
+    good = [json.dumps({**event, "stream_id": "a"}) for event in events[:4]]
+    bad = json.dumps({"type": "response.output_text.delta", "stream_id": "ghost"})
+    got: list[str] = []
+
+    async def main(base_url: str) -> sr.RemoteProtocolError:
+        async with open_connection(base_url=base_url, api_key=API_KEY) as conn:
+            await conn.send_create({"model": "m", "input": "x"}, stream_id="a")
+            with pytest.raises(sr.RemoteProtocolError, match="ghost") as info:
+                async for event in conn:
+                    got.append(event.type)
+            return info.value
+
+    with one_write_server([*good, bad]) as base_url:
+        error = anyio.run(main, base_url, backend=backend)
+    assert got == [event["type"] for event in events[:4]]
+    assert [event.type for event in error.events] == got

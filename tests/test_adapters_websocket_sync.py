@@ -4,8 +4,10 @@ test server's WebSocket mode: the async adapter's cases that differ in I/O only.
 from __future__ import annotations
 
 import contextlib
+import json
 import socket
 import ssl
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -160,3 +162,62 @@ def test_inf_and_huge_timeouts_mean_no_limit(server: ResponsesServer, value: Any
         stream = conn.send_create({"model": "m"})
         list(conn)
     assert text_of(stream) == "ok"
+
+
+@contextlib.contextmanager
+def one_write_server(messages: list[str]) -> Iterator[str]:
+    """A WebSocket server on a loopback socket that accepts the upgrade, waits for the client's
+    first message and answers with *messages* in ONE write (so in one read of the client)."""
+    import threading
+
+    import wsproto
+    import wsproto.events as wse
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+
+    def serve() -> None:
+        peer, _ = listener.accept()
+        with peer:
+            ws = wsproto.WSConnection(wsproto.ConnectionType.SERVER)
+            answered = False
+            while True:
+                data = peer.recv(65536)
+                if not data:
+                    return
+                ws.receive_data(data)
+                for event in ws.events():
+                    if isinstance(event, wse.Request):
+                        peer.sendall(ws.send(wse.AcceptConnection()))
+                    elif isinstance(event, wse.TextMessage) and not answered:
+                        answered = True
+                        peer.sendall(b"".join(ws.send(wse.Message(data=m)) for m in messages))
+                    elif isinstance(event, wse.CloseConnection):
+                        return
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{port}/v1"
+    finally:
+        listener.close()
+        thread.join(5)
+
+
+def test_the_events_read_before_a_protocol_error_are_yielded_first() -> None:
+    # Several messages in one read, the last one breaking a rule (an event for a lane never
+    # created): the events of the messages before it were applied to their lane and are yielded,
+    # then the error is raised (the events were dropped with the exception).
+    events = StreamBuilder(response_id="resp_1").text("Hello", 2).completed().events()
+    good = [json.dumps({**event, "stream_id": "a"}) for event in events[:4]]
+    bad = json.dumps({"type": "response.output_text.delta", "stream_id": "ghost"})
+    got: list[str] = []
+    with one_write_server([*good, bad]) as base_url:
+        with connect(base_url=base_url, api_key=API_KEY) as conn:
+            lane = conn.send_create({"model": "m", "input": "x"}, stream_id="a")
+            with pytest.raises(sr.RemoteProtocolError, match="ghost") as info:
+                for event in conn:
+                    got.append(event.type)
+    assert got == [event["type"] for event in events[:4]]
+    assert [event.type for event in info.value.events] == got
+    assert lane.last_sequence_number == events[3]["sequence_number"]
