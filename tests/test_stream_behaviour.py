@@ -304,6 +304,54 @@ def test_gap_duplicate_and_reorder() -> None:
     assert stream.last_sequence_number == evs[-1]["sequence_number"]
 
 
+@pytest.mark.parametrize("logprobs", [False, True])
+@pytest.mark.parametrize("kind", ["message", "reasoning"])
+def test_a_late_part_added_keeps_the_deltas_before_it(kind: str, logprobs: bool) -> None:
+    # A part.added (text "", logprobs []) reordered after its part's first delta: the part it
+    # opens is the one the delta already built, whose text (and logprobs) are kept, for a
+    # message's content part as for a reasoning summary.
+    lp = [{"token": "Hel", "logprob": -0.5, "bytes": [72, 101, 108], "top_logprobs": []}]
+    if kind == "message":
+        item = {**MSG, "content": []}
+        delta_type, index_field = "response.output_text.delta", "content_index"
+        added_type = "response.content_part.added"
+        part: dict[str, Any] = {"type": "output_text", "text": "", "annotations": []}
+        if logprobs:
+            part["logprobs"] = []
+    else:
+        item = {"id": "msg_1", "type": "reasoning", "summary": []}
+        delta_type, index_field = "response.reasoning_summary_text.delta", "summary_index"
+        added_type = "response.reasoning_summary_part.added"
+        part = {"type": "summary_text", "text": ""}
+
+    def delta(seq: int, text: str) -> dict[str, Any]:
+        fields: dict[str, Any] = {"output_index": 0, "item_id": "msg_1", index_field: 0}
+        if logprobs and kind == "message":
+            fields["logprobs"] = lp if text == "Hel" else []
+        return ev(delta_type, seq, delta=text, **fields)
+
+    evs = [
+        ev("response.created", 0, response=response()),
+        ev("response.output_item.added", 1, output_index=0, item=item),
+        delta(3, "Hel"),
+        ev(added_type, 2, output_index=0, item_id="msg_1", **{index_field: 0}, part=part),
+        delta(4, "lo"),
+    ]
+    data = body(evs)
+    for chunks in ([data], [data[i : i + 1] for i in range(len(data))]):
+        stream = sr.ResponsesStream()
+        for chunk in chunks:
+            stream.feed(chunk)
+        assert "sequence-reordered" in codes(stream)
+        snap = stream.snapshot()
+        assert snap is not None
+        out = snap.to_dict()["output"][0]
+        got = out["content"][0] if kind == "message" else out["summary"][0]
+        assert got["text"] == "Hello"
+        if logprobs and kind == "message":
+            assert got["logprobs"] == lp
+
+
 def test_replayed_prefix_is_not_applied_twice() -> None:
     evs = text_events(["a", "b", "c"], terminal=None)
     stream = sr.ResponsesStream()

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from .._json.structured import LazyJSON
 from .builders import Sparse, Text, materialize
 from .items import OutputItems, _sparse  # pyright: ignore[reportPrivateUsage]
-from .logprobs import add_entries
+from .logprobs import Logprobs, add_entries
 
 if TYPE_CHECKING:
     from .._base import JSONValue
@@ -363,7 +363,21 @@ class Accumulator(OutputItems):
             parts.adopt(index, part)  # as in _item_done
             self._forget_targets()
         else:
-            parts.put(index, materialize(part))
+            new = materialize(part)
+            slot: Any = parts.slots.get(index)
+            old: dict[str, Any] = slot if type(slot) is dict else {}  # pyright: ignore[reportUnknownVariableType]
+            # A part.added after deltas of its part (reordered: 'sequence-reordered' noted)
+            # carries "" and []: what the deltas built is kept, as _summary_part keeps a
+            # summary's text (replaced, the message would lose the text before it).
+            text: Any = old.get("text")
+            if type(text) is Text and new.get("text") == "":
+                new["text"] = text
+            entries: Any = old.get("logprobs")
+            if (type(entries) is Logprobs or (type(entries) is list and entries)) and new.get(
+                "logprobs"
+            ) == []:
+                new["logprobs"] = entries
+            parts.put(index, new)
 
     def _part_done(self, event: dict[str, Any]) -> None:
         self._part_added(event, adopt=True)
