@@ -56,6 +56,37 @@ def test_create_gives_the_client_message_and_refuses_http_only_fields() -> None:
     assert conn.lanes == ["a", None]  # the refused creates used no lane
 
 
+def test_a_body_that_cannot_be_sent_is_refused_before_the_lane_is_used() -> None:
+    # A lone surrogate has no UTF-8 form: create() returned the text (the lane then in flight for
+    # a message no socket can send: UnicodeEncodeError in the adapter); a body nested past
+    # json.dumps' recursion raised RecursionError. Both LocalProtocolError now, as over HTTP.
+    deep: list[Any] = []
+    for _ in range(100_000):
+        deep = [deep]
+    conn = sr.ResponsesConnection()
+    for body, match in (
+        ({"model": "m", "input": "a\ud800"}, r"U\+D800 \(a lone surrogate\) in \['input'\]"),
+        (
+            {"model": "m", "metadata": {"k\udfff": "v"}},
+            r"lone surrogate\) in a key of \['metadata'\]",
+        ),
+        ({"model": "m", "input": deep}, "too deeply"),
+    ):
+        with pytest.raises(sr.LocalProtocolError, match=match):
+            conn.create(body, stream_id="a")
+        assert conn.lanes == [] and not conn.in_flight("a")
+    conn.create({"model": "m"}, stream_id="a")
+    conn.receive(on_lane(StreamBuilder(response_id="resp_1").events()[:1], "a")[0])
+    with pytest.raises(sr.LocalProtocolError, match=r"lone surrogate\) in \['input'\]"):
+        conn.steer("resp_1", "b\udc00")
+    with pytest.raises(sr.LocalProtocolError, match="too deeply"):
+        conn.steer("resp_1", [{"type": "message", "role": "user", "content": deep}])
+    assert conn.pending("a") is None
+    # the steers refused were not recorded: an answer to one is the server's mistake
+    with pytest.raises(sr.RemoteProtocolError, match="did not send"):
+        conn.receive(steer_msg("response.steer.accepted", "resp_1", "a"))
+
+
 def test_two_lanes_interleaved_each_fed_to_its_own_stream() -> None:
     conn = sr.ResponsesConnection()
     conn.create({"model": "m", "input": "one"}, stream_id="a")
