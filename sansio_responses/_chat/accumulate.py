@@ -57,6 +57,7 @@ __all__ = [
     "ChoiceAcc",
     "Mark",
     "ToolCallAcc",
+    "View",
     "format_chat_accumulation_rules",
     "link",
     "marked",
@@ -187,13 +188,14 @@ def format_chat_accumulation_rules() -> str:
 
 # What each chunk's accessors need: the lengths, right after that chunk, of the texts they read.
 # A *mark* is either a dict {(choice index, tool call index or -1 for content): length} or a link
-# (parent mark, the chunk's changes [(choice, tool or -1, length), ...], depth). Applying a chunk
-# adds one link; every CHAIN links are folded into a fresh dict, so a lookup walks at most CHAIN
-# links and the stream holds no history: each chunk keeps its own mark alive, nothing more.
+# (parent mark, depth, choice, tool or -1, length): one text's length. Applying a chunk adds one
+# link per text it extended (nearly always one: a flat tuple is the only object a chunk's mark
+# costs); every CHAIN links are folded into a fresh dict, so a lookup walks at most CHAIN links
+# and the stream holds no history: each chunk keeps its own mark alive, nothing more.
 CHAIN = 32
 CONTENT = -1
 # A mark as a type (for the checkers; marks are exactly these dicts and tuples).
-Mark: TypeAlias = "dict[tuple[int, int], int] | tuple[Mark, list[tuple[int, int, int]], int]"
+Mark: TypeAlias = "dict[tuple[int, int], int] | tuple[Mark, int, int, int, int]"
 # A value in an accumulated tree (see _merge_into): its strings are Text builders.
 _TreeValue: TypeAlias = "Text | dict[str, Any] | list[Any] | int | float | bool | None"
 
@@ -203,28 +205,47 @@ def marked(mark: Mark, choice: int, tool: int) -> int | None:
     # isinstance rather than type() is: the checkers then know that the mark after the loop is
     # the dict (a mark is never a tuple subclass, so the test gives the same answer).
     while isinstance(mark, tuple):
-        for c, t, length in reversed(mark[1]):
-            if c == choice and t == tool:
-                found: int = length
-                return found
+        if mark[2] == choice and mark[3] == tool:
+            found: int = mark[4]
+            return found
         mark = mark[0]
     result: int | None = mark.get((choice, tool))
     return result
 
 
-def link(mark: Mark, changes: list[tuple[int, int, int]]) -> Mark:
-    depth = mark[2] + 1 if type(mark) is tuple else 1
+def link(mark: Mark, choice: int, tool: int, length: int) -> Mark:
+    """*mark* with the length of one more text (the newest link: found first by :func:`marked`).
+
+    The callers write its common case inline: ``(mark, mark[1] + 1, choice, tool, length)``
+    while ``mark[1] < CHAIN - 1``."""
+    depth = mark[1] + 1 if type(mark) is tuple else 1
     if depth < CHAIN:
-        return (mark, changes, depth)
-    links = [changes]
+        return (mark, depth, choice, tool, length)
+    links: list[tuple[Mark, int, int, int, int]] = []
     while isinstance(mark, tuple):
-        links.append(mark[1])
+        links.append(mark)
         mark = mark[0]
     full = dict(mark)
-    for group in reversed(links):
-        for c, t, length in group:
-            full[(c, t)] = length
+    for _, _, c, t, n in reversed(links):
+        full[(c, t)] = n
+    full[(choice, tool)] = length
     return full
+
+
+class View:
+    """What a chunk's accessors call (its ``_view``): the stream's ``_view`` with the chunk's
+    mark, ``view(what, index, tool_index)``. Made per chunk as ``new_view(View)`` and two
+    stores: one object, where ``partial(stream._view, mark)`` makes four (the bound method, the
+    partial, its argument tuple and its keyword dict). It holds the stream; the stream never
+    holds it (no reference cycle)."""
+
+    __slots__ = ("mark", "stream")
+
+    stream: Any
+    mark: Mark
+
+    def __call__(self, what: str, index: int, tool_index: int) -> Any:
+        return self.stream._view(self.mark, what, index, tool_index)
 
 
 class _LimitExceeded(SchemaError):
@@ -633,12 +654,11 @@ class ChatAccumulator(EventStreamBase[ChatEvent]):
             self._accumulate_choice(choice, n, seq, offset)
         changes = self._changes
         if changes:
-            # One link per chunk that extended a text; earlier chunks keep the marks of their time.
+            # One link per text the chunk extended; earlier chunks keep the marks of their time.
             mark = self._mark
-            if type(mark) is tuple and mark[2] < CHAIN - 1:  # link's common case, inline
-                self._mark = (mark, changes, mark[2] + 1)
-            else:
-                self._mark = link(mark, changes)
+            for c, t, length in changes:
+                mark = link(mark, c, t, length)
+            self._mark = mark
             self._changes = []
 
     def _accumulate_choice(self, choice: ChunkChoice, n: int, seq: int, offset: int) -> None:

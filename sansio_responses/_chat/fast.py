@@ -40,13 +40,14 @@ events path).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from functools import partial
 from typing import Any
 
 from .._base import BIG_EVENT_DATA
 from .._responses.accumulate import Text
-from .accumulate import CHAIN, CONTENT, IGNORED_TOP, ChatAccumulator, ChoiceAcc, Mark, link
+from .accumulate import CHAIN, CONTENT, IGNORED_TOP, ChatAccumulator, ChoiceAcc, Mark, View, link
 from .entries import ENTRY_DEPTH, ONE_ENTRY, Entries
 from .models import (
     CHUNK_OBJECT,
@@ -71,7 +72,6 @@ from .shape import (
     Template,
     learn,
     learn_slots,
-    match,
     match_slots,
 )
 
@@ -82,6 +82,9 @@ _TOP_COMMON = ChatCompletionChunk._KNOWN | IGNORED_TOP  # pyright: ignore[report
 _CHOICE_KNOWN = ChunkChoice._KNOWN  # pyright: ignore[reportPrivateUsage]
 
 _SCALARS = frozenset({str, int, float, bool, type(None)})
+
+# The string scanner the shape templates read with (see _chat/shape.py).
+_scanstring: Callable[[str, int], tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
 
 
 def _entries(lp: Any) -> bool:
@@ -408,7 +411,7 @@ class ChatFastPaths(ChatAccumulator):
         # The lengths of the texts this chunk extended, for its event's accessors: without
         # events (events=False) there is no event to read them, so none are kept.
         track = self.events
-        changes = None
+        mark = self._mark
         if content is not None:
             text = ch.content
             if text is None:
@@ -416,7 +419,10 @@ class ChatFastPaths(ChatAccumulator):
             else:
                 text.append(content)
             if track:
-                changes = [(index, CONTENT, text.length)]
+                if type(mark) is tuple and mark[1] < CHAIN - 1:  # link's common case, inline
+                    mark = (mark, mark[1] + 1, index, CONTENT, text.length)
+                else:
+                    mark = link(mark, index, CONTENT, text.length)
         if pairs:
             for t, arguments in pairs:
                 ch.last_tool = t
@@ -424,19 +430,12 @@ class ChatFastPaths(ChatAccumulator):
                     args = ch.tool_calls[t].args
                     args.append(arguments)
                     if track:
-                        if changes is None:
-                            changes = []
-                        changes.append((index, t, args.length))
+                        mark = link(mark, index, t, args.length)
         if lp is not None:
             ch.extend_logprobs(lp, self._pack)  # _accumulate_choice's logprobs rule
         if finish is not None:
             ch.finish_reason = finish
-        mark = self._mark
-        if changes is not None:
-            if type(mark) is tuple and mark[2] < CHAIN - 1:  # link's common case, inline
-                mark = self._mark = (mark, changes, mark[2] + 1)
-            else:
-                mark = self._mark = link(mark, changes)
+        self._mark = mark
         return mark
 
     def _chunk(
@@ -476,7 +475,10 @@ class ChatFastPaths(ChatAccumulator):
         else:
             chunk._pending = pending
         # The chunk's accessors read the lengths as of now: held by the chunk, not the stream.
-        chunk._view = partial(self._view, mark)
+        view = new_object(View)
+        view.stream = self
+        view.mark = mark
+        chunk._view = view
         chunk.__class__ = ChatCompletionChunk
         return chunk  # type: ignore[no-any-return]
 
@@ -488,16 +490,55 @@ class ChatFastPaths(ChatAccumulator):
         What :meth:`_common` checks, the template stands for: the same fields with the same
         values around the strings, and a state that cannot have changed since (a choice or a
         tool call, once open, is never removed; a choice's role is set once).
+
+        Nearly every chunk of a stream comes here: :func:`._chat.shape.match`, :meth:`_chunk`
+        and :func:`_choice` are written out in it (a Python call per chunk each, about a tenth
+        of the chunk's cost together); tests/test_shape.py holds them to the general path.
         """
+        n = len(text)
+        value: str
+        obf: str | None
         for tpl in self._tpls:
-            found = match(tpl, text)
-            if found is not None:
+            # shape.match(tpl, text), inline.
+            head = tpl.head
+            if not text.startswith(head):
+                continue
+            mid = tpl.mid
+            try:
+                value, end = _scanstring(text, len(head))
+                if mid is None:
+                    obf = None
+                elif text.startswith(mid, end):
+                    obf, end = _scanstring(text, end + len(mid))
+                else:
+                    continue
+            except ValueError:  # not a valid string there (json.JSONDecodeError is a ValueError)
+                continue
+            tail = tpl.tail
+            if end + len(tail) == n and text.endswith(tail):
+                if tpl.swapped:
+                    value, obf = obf, value  # type: ignore[assignment]
                 break
         else:
             return False
-        value, obf = found
         fields = tpl.fields
-        index, role, t, _, c, _, _, _, cid, kind, created, model, fingerprint, tier, extras = fields
+        (
+            index,
+            role,
+            t,
+            d0,
+            c0,
+            delta0,
+            tc0,
+            f0,
+            cid,
+            kind,
+            created,
+            model,
+            fingerprint,
+            tier,
+            extras,
+        ) = fields
         # What _extend does for such a chunk, shortened by what the template implies: the chunk
         # it was learnt from set the completion's id and model (non-empty) and its created (if
         # non-zero), which are kept from the first chunk that has them; it opened the choice's
@@ -514,54 +555,83 @@ class ChatFastPaths(ChatAccumulator):
             # The template's own values, shared by its chunks: nothing ever changes them (every
             # accessor hands out copies).
             for k in extras:
-                ch.extra[k] = c[k]
-        events = self.events
+                ch.extra[k] = c0[k]
         if t is None:
             acc: Text = ch.content  # type: ignore[assignment]  # (see above)
             acc.append(value)
-            if not events:
+            if not self.events:
                 return True
-            changes = [(index, CONTENT, acc.length)]
+            key, length = CONTENT, acc.length
         else:
             ch.last_tool = t
             if value:
                 args = ch.tool_calls[t].args
                 args.append(value)
-                changes = [(index, t, args.length)]
-            else:
-                changes = None
-            if not events:
+                if not self.events:
+                    return True
+                key, length = t, args.length
+            elif not self.events:
                 return True
-        mark = self._mark
-        if changes is not None:
-            if type(mark) is tuple and mark[2] < CHAIN - 1:  # link's common case, inline
-                mark = self._mark = (mark, changes, mark[2] + 1)
             else:
-                mark = self._mark = link(mark, changes)
-        # The wire dicts (as _raw_chunk makes them, inline: this is the hot path).
-        raw_delta = fields[5].copy()
+                key, length = None, 0  # (an empty piece extends nothing: no link)
+        mark = self._mark
+        if key is not None:
+            if type(mark) is tuple and mark[1] < CHAIN - 1:  # link's common case, inline
+                mark = self._mark = (mark, mark[1] + 1, index, key, length)
+            else:
+                mark = self._mark = link(mark, index, key, length)
+        # The event: what _raw_chunk, _chunk and _choice build, inline.
+        raw_delta = delta0.copy()
+        delta = new_object(ChoiceDeltaTwin)
+        delta.role = role
         if t is None:
-            calls = None
-            content: str | None = value
             raw_delta["content"] = value
+            delta.content = value
+            delta.tool_calls = None
         else:
-            f = fields[7].copy()
+            f = f0.copy()
             f["arguments"] = value
-            tc = fields[6].copy()
+            tc = tc0.copy()
             tc["function"] = f
             raw_delta["tool_calls"] = [tc]
-            calls = [tool_call_delta(t, None, None, f, None, value, tc)]
-            content = None
-        c = c.copy()
+            delta.content = None
+            delta.tool_calls = [tool_call_delta(t, None, None, f, None, value, tc)]
+        delta.refusal = None
+        delta.function_call = None
+        delta.reasoning_content = None
+        delta.reasoning = None
+        delta.reasoning_details = None
+        delta._raw = raw_delta
+        delta.__class__ = ChoiceDelta
+        c = c0.copy()
         c["delta"] = raw_delta
-        d: dict[str, Any] = fields[3].copy()
+        choice = new_object(ChunkChoiceTwin)
+        choice.index = index
+        choice.delta = delta
+        choice.logprobs = None
+        choice.finish_reason = None
+        choice._raw = c
+        choice.__class__ = ChunkChoice
+        d: dict[str, Any] = d0.copy()
         d["choices"] = [c]
         if obf is not None:
             d["obfuscation"] = obf
-        chunk = self._chunk(
-            d, c, raw_delta, index, role, content, calls, None, cid, kind, created, model,
-            fingerprint, tier, None, mark,
-        )  # fmt: skip
+        chunk = new_object(ChunkTwin)
+        chunk.id = cid
+        chunk.object = kind
+        chunk.created = created
+        chunk.model = model
+        chunk.usage = None
+        chunk.system_fingerprint = fingerprint
+        chunk.service_tier = tier
+        chunk.choices = [choice]
+        chunk._raw = d
+        # The chunk's accessors read the lengths as of now: held by the chunk, not the stream.
+        view = new_object(View)
+        view.stream = self
+        view.mark = mark
+        chunk._view = view
+        chunk.__class__ = ChatCompletionChunk
         out.append(chunk)
         return True
 
@@ -632,11 +702,10 @@ class ChatFastPaths(ChatAccumulator):
         if not self.events:
             return True
         mark = self._mark
-        changes = [(index, CONTENT, acc.length)]
-        if type(mark) is tuple and mark[2] < CHAIN - 1:  # link's common case, inline
-            mark = self._mark = (mark, changes, mark[2] + 1)
+        if type(mark) is tuple and mark[1] < CHAIN - 1:  # link's common case, inline
+            mark = self._mark = (mark, mark[1] + 1, index, CONTENT, acc.length)
         else:
-            mark = self._mark = link(mark, changes)
+            mark = self._mark = link(mark, index, CONTENT, acc.length)
         # The event's choice and wire dict are built when first read (most callers read few
         # chunks' entries, if any).
         pending = partial(_logprobs_parts, dicts, index, role, content, entries, obf, tpl.scan)

@@ -45,7 +45,7 @@ from .._errors import RemoteProtocolError, SchemaError, TruncatedStream, excerpt
 from .._json.parsing import function_tool_parsers
 from .._responses.models import copy_json
 from .._sse import DEFAULT_MAX_EVENT_SIZE, ServerSentEvent
-from .accumulate import CONTENT, ChoiceAcc, Mark, marked
+from .accumulate import CONTENT, ChoiceAcc, Mark, View, marked
 from .entries import PACK, UNPACK
 from .fast import ChatFastPaths
 from .models import (
@@ -377,7 +377,10 @@ class ChatCompletionsStream(ChatFastPaths):
             ) from None
         if self.events:
             # The chunk's accessors read the lengths as of now: held by the chunk, not the stream.
-            _SET_VIEW(chunk, partial(self._view, self._mark))
+            view = View()
+            view.stream = self
+            view.mark = self._mark
+            _SET_VIEW(chunk, view)
             out.append(chunk)
         if obj.get("error") is not None:
             # OpenRouter reports a mid-stream failure as a chunk that has both ``choices``
