@@ -73,13 +73,22 @@ class HeldStart(LineMachine):
         its block (see _held), as if those bytes began it. A chunk that ends a line of it but
         not the block (small chunks) is held with it, at most twice per block (two line ends),
         so each byte is copied a bounded number of times."""
-        held += data
         # Held bytes hold no CR and no blank line, nor is an LF to swallow: what _chunk would
-        # find is an LF-only chunk, whose last blank line (if any) is in these bytes.
-        end = held.rfind(b"\n\n", len(held) - n - 1)
+        # find is an LF-only chunk, whose last blank line (if any) is in *data* or starts at
+        # the held bytes' last LF. It is found before joining, so that a chunk that completes
+        # blocks is copied once, into the bytes _blocks reads, and the held start is not grown
+        # to the chunk's size alongside that copy while its events are read (issue 21: with
+        # 256 KiB chunks the two copies were a third of the peak of a stream of deltas).
+        h = len(held)
+        end = data.rfind(b"\n\n")
         if end >= 0:
-            data = bytes(held)
+            end += h
+        elif data[0] == _LF and held.endswith(b"\n"):
+            end = h - 1
+        if end >= 0:
+            data = b"".join((held, data))
             return self._blocks(data, self.offset - len(data), end, full)
+        held += data
         if self._holds(held):
             self._held = held
             return []
