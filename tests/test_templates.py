@@ -26,7 +26,7 @@ import sansio_responses as sr
 from bench import generate as gen
 from sansio_responses._responses import templates
 from sansio_responses._responses.inline import _FAST_EXTENDERS  # pyright: ignore[reportPrivateUsage]
-from sansio_responses._responses.templates import Template, learn
+from sansio_responses._responses.templates import Template, learn, wire_dict
 
 REAL = sorted((Path(__file__).parent / "data" / "real").glob("responses-*.sse"))
 KINDS = {"response.output_text.delta", *_FAST_EXTENDERS}
@@ -57,7 +57,10 @@ def check(template: Template, payload: str, seq: Any) -> Any:
     """The template's result on *payload*, checked to be refused or ``json.loads`` exactly."""
     got = template.match(payload, seq)
     if got is not None:
-        data, delta, logprobs = got
+        wire, delta, logprobs = got
+        assert wire.template is template
+        data = wire_dict(wire)
+        assert wire_dict(wire) is not data  # a fresh dict each time (the caller may change it)
         want = _loads_or_none(payload)
         assert want is not None, payload
         assert _exact(data) == _exact(want), payload
@@ -338,7 +341,7 @@ def test_templates_are_used(monkeypatch: pytest.MonkeyPatch) -> None:
     def counted(self: Template, payload: str, seq: int) -> Any:
         got = match(self, payload, seq)
         if got is not None:
-            hits.append(got[0]["type"])
+            hits.append(wire_dict(got[0])["type"])
         return got
 
     monkeypatch.setattr(templates.Template, "match", counted)

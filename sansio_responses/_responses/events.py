@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeAlias, TypeVar
 import attrs
 
 from .._errors import SchemaError
-from .._json.structured import reparsed
+from .._json.structured import ReaderAt, reparsed
 from .builders import Text
 from .fromdict import TWINS, twin
 from .models import (
@@ -50,6 +50,7 @@ from .models import (
     depth_safe,
     output_item_from_dict,
 )
+from .templates import Wire, wire_dict
 
 __all__ = [
     "EVENT_TYPES",
@@ -266,22 +267,30 @@ class _Event:
     type: str
     sequence_number: int | None
     # alias: attrs' default for a private field, spelt out for the type checkers' __init__.
-    _data: dict[str, Any] = attrs.field(eq=False, repr=False, alias="data")
+    # The wire dict, or for a delta a template read (inline.py) what it read, the dict built
+    # when asked (templates.Wire: 72 bytes per delta where the dict costs 272). Read through
+    # _wire().
+    _data: dict[str, Any] | Wire = attrs.field(eq=False, repr=False, alias="data")
 
     @classmethod
     def _from_wire(cls, d: dict[str, Any]) -> _Event:
         """Build the event from its wire dict (``d["type"]`` already checked by the caller)."""
         return _build(cls, d)
 
+    def _wire(self) -> dict[str, Any]:
+        """The wire dict (built afresh from a template's reading: not to be kept or changed)."""
+        data = self._data
+        return data if type(data) is dict else wire_dict(data)  # type: ignore[arg-type]
+
     def to_dict(self) -> dict[str, Any]:
         """The wire dict of the event, as a fresh deep copy (unknown fields included)."""
-        return copy_json(self._data)  # type: ignore[no-any-return]
+        return copy_json(self._wire())  # type: ignore[no-any-return]
 
     @property
     def extra(self) -> dict[str, Any]:
         """The wire fields this class does not declare (e.g. ``obfuscation`` on deltas)."""
         fields = self._FIELDS
-        return {k: copy_json(v) for k, v in self._data.items() if k not in fields}
+        return {k: copy_json(v) for k, v in self._wire().items() if k not in fields}
 
     @property
     def stream_id(self) -> str | None:
@@ -294,7 +303,7 @@ class _Event:
         Raises:
             SchemaError: the wire ``stream_id`` is present but not a string.
         """
-        return _stream_id(self._data)
+        return _stream_id(self._wire())
 
 
 _BASE = _setters(_Event, "type", "sequence_number", "_data")
@@ -326,14 +335,18 @@ def _restore(cls: type[Any], state: dict[str, Any]) -> Any:
 def _reduce_lazy(self: Any, protocol: int) -> tuple[Any, ...]:
     """``__reduce_ex__`` of the events with lazy ``snapshot`` / ``parsed`` helpers.
 
-    The stream attaches them as closures over its builders (cheapest per delta); pickling or
-    copying such an event replaces them with objects that pickle and give the same values: the
-    prefix function by :class:`_Prefix` over the same builder (shared by every event of the
-    part: pickling the whole list stays linear), the incremental reader by
+    The stream attaches them as closures over its builders, or (the inline path) as the builder
+    and a :class:`~sansio_responses._json.structured.ReaderAt`; pickling or copying such an
+    event replaces them with objects that pickle and give the same values: the prefix function
+    by :class:`_Prefix` over the same builder (shared by every event of the part: pickling the
+    whole list stays linear), the incremental reader by
     :class:`~sansio_responses._json.structured.reparsed` of that prefix. The stream's live state
-    is not carried along, only the builders the values are read from.
+    is not carried along, only the builders the values are read from; a template's reading of
+    the wire (``templates.Wire``) goes as the dict it stands for.
     """
     state: dict[str, Any] = self.__getstate__()
+    # A template's reading goes as the dict it stands for (no template in a pickle).
+    state["_data"] = self._wire()
     fn = state.get("_snapshot_fn")
     if type(fn) is _FunctionType:
         # the (text, n) the stream bound as default arguments (stream.py, inline.py)
@@ -344,15 +357,22 @@ def _reduce_lazy(self: Any, protocol: int) -> tuple[Any, ...]:
         parsed = state.get("_parsed_fn")
         if type(parsed) is _FunctionType:
             state["_parsed_fn"] = reparsed(fn)
+    parsed = state.get("_parsed_fn")
+    if type(parsed) is ReaderAt:
+        # The inline path's reader (with the builder and its length in the snapshot slots):
+        # its prefix, parsed afresh, as for the closures above.
+        state["_parsed_fn"] = reparsed(_Prefix(parsed.text, parsed.n))  # type: ignore[arg-type]
     return (_restore, (type(self), state))
 
 
 class _Snapshot:
     """Mixin: the ``snapshot`` property of the delta events (filled lazily by the stream).
 
-    The stream sets ``_snapshot_fn`` to a function giving the text, or, for a text not tracked as
-    JSON, to the :class:`Text` builder itself with ``_snapshot_at`` its length after this delta:
-    two slot stores where a closure cost a function object per delta (issue 21).
+    The stream sets ``_snapshot_fn`` to a function giving the text, or to the :class:`Text`
+    builder itself with ``_snapshot_at`` its length after this delta: two slot stores where a
+    closure cost a function object per delta (issue 21). The inline path always does the
+    latter; for a text tracked as JSON, ``_parsed_fn`` is then a
+    :class:`~sansio_responses._json.structured.ReaderAt` of the same builder and length.
     """
 
     __slots__ = ()

@@ -36,6 +36,7 @@ from .._base import (
     stdlib_loads,
 )
 from .._errors import ProtocolError
+from .._json.structured import ReaderAt
 from .accumulate import _EXTENDERS  # pyright: ignore[reportPrivateUsage]
 from .builders import _MERGE_EVERY  # pyright: ignore[reportPrivateUsage]
 from .events import (
@@ -301,18 +302,12 @@ class InlineFeed(ResumableStream):
                     event.content_index = content_index
                     event.delta = delta
                     event.logprobs = logprobs
-                    # ResponsesStream's _attach_text, inlined: the builder and its length, or
-                    # a prefix function (default arguments, not the loop's variables).
-                    if json is None:
-                        event._snapshot_fn = text
-                        event._snapshot_at = text.length
-                        event._parsed_fn = None
-                    else:
-                        event._snapshot_fn = prefix = lambda text=text, n=text.length: text.prefix(
-                            n
-                        )
-                        event._snapshot_at = None
-                        event._parsed_fn = json.reader(prefix)
+                    # ResponsesStream's _attach_text, inlined: the builder and its length,
+                    # and for a text tracked as JSON the reader of its value then as one
+                    # object, not two closures (see ReaderAt: about 520 bytes less per event).
+                    event._snapshot_fn = text
+                    event._snapshot_at = text.length
+                    event._parsed_fn = None if json is None else ReaderAt(json, text, text.length)
                     event.__class__ = ResponseTextDeltaEvent
                     out.append(event)
                 continue
@@ -348,16 +343,11 @@ class InlineFeed(ResumableStream):
                     elif index == "summary_index":
                         event.summary_index = summary_index
                     event.delta = delta
-                    if json is None:  # as above
-                        event._snapshot_fn = target
-                        event._snapshot_at = target.length
-                        event._parsed_fn = None
-                    else:
-                        event._snapshot_fn = prefix = lambda text=target, n=target.length: (
-                            text.prefix(n)
-                        )
-                        event._snapshot_at = None
-                        event._parsed_fn = json.reader(prefix)
+                    event._snapshot_fn = target  # as above
+                    event._snapshot_at = target.length
+                    event._parsed_fn = (
+                        None if json is None else ReaderAt(json, target, target.length)
+                    )
                     event.__class__ = cls
                     out.append(event)
                 continue

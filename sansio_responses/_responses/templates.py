@@ -15,8 +15,10 @@ the string by the standard library's own C ``json.decoder.scanstring`` (strict: 
 the mode ``json.loads`` decodes every string with), the text between the strings, the second
 string, then the rest, which must end the payload; the sequence number is written by ``str``
 of the expected ``int`` (JSON's integer grammar: digits, no leading zero, no sign or spaces).
+The match is a :class:`Wire` (the template and the values read), which the event holds in place
+of the dict: :func:`wire_dict` builds that dict when it is read (``to_dict()``, ``extra``).
 
-Why the result is ``json.loads(payload)`` exactly: the template is the compact JSON text of one
+Why that dict is ``json.loads(payload)`` exactly: the template is the compact JSON text of one
 object with distinct keys, each literal value written by ``json.dumps`` (which ``json.loads``
 reads back to an equal value of the same type), so a payload that matches it, character for
 character outside the two strings, is that object with those strings: the same keys in the same
@@ -32,7 +34,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["Template", "learn"]
+__all__ = ["Template", "Wire", "learn", "wire_dict"]
 
 _scanstring: Callable[[str, int, bool], tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
 _SEQ = "sequence_number"
@@ -47,6 +49,33 @@ _FIXED: dict[str, tuple[type[Any], ...]] = {
 }
 # The locator fields of a text delta that the inline path reads with a KeyError if absent.
 _TEXT_NEEDS = ("item_id", "output_index", "content_index", "logprobs")
+
+
+class Wire:
+    """The data of a delta a template read, as the event holds it (its ``_data``, see
+    ``events.py``): the template and what it read. The dict ``json.loads`` gives
+    (:func:`wire_dict`) is built only when read (``to_dict()``, ``extra``): this object costs 72
+    bytes where that dict costs 272, and every delta event holds one while the caller holds the
+    list ``feed()`` returned (issue 21). (An object, not a tuple: the interpreter keeps up to
+    2000 freed tuples of each length for reuse, which would hold the last feeds' worth.)
+    """
+
+    __slots__ = ("first", "logprobs", "second", "seq", "template")
+    template: Template
+    seq: int
+    #: The payload's two strings in wire order (the same one twice when it has one).
+    first: str
+    second: str
+    #: The delta's ``logprobs`` list (the event's own), or None when the payload has none.
+    logprobs: list[Any] | None
+
+
+_new = object.__new__
+
+
+def wire_dict(wire: Wire) -> dict[str, Any]:
+    """``json.loads`` of the payload *wire* was read from (a fresh dict on each call)."""
+    return wire.template.data(wire)
 
 
 class Template:
@@ -108,9 +137,9 @@ class Template:
         self.head, _, self.head_after = head.partition("\0")
         self.tail, _, self.tail_after = tail.partition("\0")
 
-    def match(self, p: str, seq: int) -> tuple[dict[str, Any], str, Any] | None:
-        """``(json.loads(p), its delta, its logprobs or None)`` if *p* is this layout with the
-        sequence number *seq*, else ``None``."""
+    def match(self, p: str, seq: int) -> tuple[Wire, str, Any] | None:
+        """``(wire, its delta, its logprobs or None)`` if *p* is this layout with the sequence
+        number *seq*, else ``None``; ``wire_dict(wire)`` is ``json.loads(p)``."""
         try:
             number = str(seq)
         except ValueError:  # past Python's int-to-str digit limit: the scanner's error instead
@@ -136,20 +165,35 @@ class Template:
             return None
         if len(p) - i != len(tail) or not p.endswith(tail):
             return None
+        logprobs: list[Any] | None = [] if self.logprobs else None
+        wire = _new(Wire)
+        wire.template = self
+        wire.seq = seq
+        wire.first = first
+        wire.second = second
+        wire.logprobs = logprobs
+        return wire, second if self.second else first, logprobs
+
+    def data(self, wire: Wire) -> dict[str, Any]:
+        """The dict ``json.loads`` gives for the payload :meth:`match` read as *wire*: a fresh
+        one on each call (its ``logprobs`` list is the one in *wire*, the event's)."""
+        seq = wire.seq
+        first = wire.first
+        second = wire.second
+        logprobs = wire.logprobs
         data = self.base.copy()
         data[_SEQ] = seq
         if self.second:
-            delta = data["delta"] = second
-            if middle is not None:
+            data["delta"] = second
+            if self.middle is not None:
                 data["obfuscation"] = first
         else:
-            delta = data["delta"] = first
-            if middle is not None:
+            data["delta"] = first
+            if self.middle is not None:
                 data["obfuscation"] = second
-        logprobs: list[Any] | None = None
         if self.logprobs:
-            logprobs = data["logprobs"] = []
-        return data, delta, logprobs
+            data["logprobs"] = logprobs
+        return data
 
 
 def learn(obj: dict[str, Any]) -> Template | None:
