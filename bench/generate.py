@@ -23,6 +23,9 @@ Scenarios (``n`` means a different thing for each, see ``SCENARIOS``):
 ``text_items``      messages of 8 output_text deltas each (``n`` deltas in all)
 ``index_jumps``     the same, each message's ``output_index`` 1000 after the previous one
 ``function_call``   one function_call item with ``n`` argument deltas that build a JSON object
+``function_call_code`` the same, the object's ``content`` ASCII code: its JSON text holds escaped
+                    quotes, newlines and backslashes (a coding agent's ``write_file``), which the
+                    event's JSON escapes again
 ``reasoning``       a reasoning item whose summary arrives in 4 parts totalling ``n`` deltas, then a
                     short message
 ``image``           an image_generation_call with ``PARTIAL_IMAGES`` partial_image events of ``n``
@@ -415,13 +418,41 @@ def _arguments_json(rng: random.Random, length: int) -> str:
     return head + filler.replace("\n", " ") + tail
 
 
-def _function_call(rng: random.Random, n: int) -> tuple[_ResponsesWriter, dict[str, str]]:
+# Pieces of the JSON text of ASCII code, each escape whole (\n, \", \\), for function_call_code.
+_CODE = (
+    "def ", "return ", "self.", "value", " = ", "(", ")", ":", ", ", "x", "[i]", " + 1", "{}",
+    "\\n", "\\n    ", "\\n        ", '\\"', 'print(\\"done\\")', "# a comment", 're.compile(\\"\\\\d+\\")',
+)  # fmt: skip
+
+
+def _code_json(rng: random.Random, length: int) -> str:
+    """A JSON object text of exactly ``length`` characters whose ``content`` is ASCII code."""
+    head = '{"path":"src/stream/parser.py","mode":"overwrite","content":"'
+    tail = '"}'
+    room = length - len(head) - len(tail)
+    if room < 0:
+        return _arguments_json(rng, length)
+    parts: list[str] = []
+    size = 0
+    while True:
+        token = rng.choice(_CODE)
+        if size + len(token) > room:
+            break
+        parts.append(token)
+        size += len(token)
+    parts.append(" " * (room - size))
+    return head + "".join(parts) + tail
+
+
+def _function_call(
+    rng: random.Random, n: int, code: bool = False
+) -> tuple[_ResponsesWriter, dict[str, str]]:
     ids = _Ids(rng)
     obf = _Obfuscator(rng)
     lengths = _split(rng, n)
     if sum(lengths) < 8:
         lengths = [8] * n
-    arguments = _arguments_json(rng, sum(lengths))
+    arguments = (_code_json if code else _arguments_json)(rng, sum(lengths))
     deltas = _cut(arguments, lengths)
     tool = {
         "type": "function",
@@ -756,6 +787,11 @@ SCENARIOS: dict[str, tuple[str, str, _Builder]] = {
     ),
     "index_jumps": ("responses", "output_text deltas, output_index +1000 per item", _index_jumps),
     "function_call": ("responses", "argument deltas", _function_call),
+    "function_call_code": (
+        "responses",
+        "function_call arguments deltas, the arguments ASCII code with escapes",
+        lambda r, n: _function_call(r, n, code=True),
+    ),
     "reasoning": ("responses", "reasoning summary deltas", _reasoning),
     "image": ("responses", "base64 characters per image event", _image),
     "chat_text": ("chat", "content chunks", _chat_text),

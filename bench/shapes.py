@@ -54,6 +54,7 @@ SHAPES: tuple[tuple[str, int], ...] = (
     ("text", 20_000),
     ("text_logprobs", 5_000),
     ("function_call", 20_000),
+    ("function_call_code", 20_000),
     ("reasoning", 20_000),
     ("image", 1_000_000),
     ("chat_text", 20_000),
