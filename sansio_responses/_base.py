@@ -300,8 +300,9 @@ Cut: TypeAlias = tuple[int, int, Any, int]
 #: with it in one event, kept for the next one: ``(buffer, start, stop)``, the event's data itself
 #: (no copy) or a copy of those bytes alone (see :func:`_keep_proofs`). The next event's bytes are
 #: compared with these, one ``memcmp``, instead of encoding the string again (see :func:`_proved`).
-#: Kept for non-ASCII strings only: an ASCII string's UTF-8 form is a copy anyway (a 1 MB base64
-#: image is not held twice).
+#: Kept for strings whose JSON form is not a plain copy of them: non-ASCII, or with characters to
+#: escape (quotes, backslashes, line feeds: a function call's arguments, which are JSON text);
+#: an ASCII string with none is compared by its copy (a 1 MB base64 image is not held twice).
 Proof: TypeAlias = tuple[Any, int, int]
 #: What a stream keeps of each held string it compared, by id: ``(the string, its
 #: :func:`_profile`, the needle its UTF-8 form is searched with, its :data:`Proof` or None)``
@@ -411,7 +412,7 @@ def _cuts(
                                 and end >= 0
                                 and encode is _utf8_json
                                 and profiles is not None
-                                and not value.isascii()  # (see Proof)
+                                and (profile or not value.isascii())  # (see Proof)
                             ):
                                 proof = (data, at + 1, end)
                                 profiles[id(value)] = (value, profile, needle, proof)
