@@ -163,6 +163,40 @@ def test_error_event_outcome_keeps_partial_snapshot() -> None:
     assert snap is not None and snap.output_text == "partial"
 
 
+@pytest.mark.parametrize("events", [True, False])
+@pytest.mark.parametrize("first", ["response.completed", "response.incomplete", "response.failed"])
+def test_a_second_terminal_event_changes_nothing(first: str, events: bool) -> None:
+    # A terminal response event is final: a later one (another kind, another status and text)
+    # is noted and returned, but the outcome, terminal event and snapshot stay the first one's.
+    evs = text_events(["Hel", "lo"], terminal=first)
+    last = evs[-1]["sequence_number"]
+    later = "response.failed" if first != "response.failed" else "response.completed"
+    other = {**evs[-1]["response"], "status": later.split(".")[1], "output": []}
+    evs.append(ev(later, last + 1, response=other))
+    stream = sr.ResponsesStream(events=events)
+    returned = feed_all(stream, body(evs))
+    assert stream.outcome == first.split(".")[1]
+    assert codes(stream) == ["event-after-terminal"]
+    snap = stream.snapshot()
+    assert snap is not None and snap.status == first.split(".")[1] and snap.output_text == "Hello"
+    if events:
+        assert [e.type for e in returned[-2:]] == [first, later]
+        assert stream.terminal_event is returned[-2]
+    else:
+        assert stream.terminal_event is not None and stream.terminal_event.type == first
+
+
+def test_an_error_event_then_failed_is_failed() -> None:
+    # The one terminal event that a later one completes: error, then response.failed.
+    evs = text_events(["par", "tial"], terminal=None)[:5]
+    evs.append(ev("error", 5, code="server_error", message="m", param=None))
+    evs.append(ev("response.failed", 6, response=response(status="failed")))
+    stream = sr.ResponsesStream()
+    events = feed_all(stream, body(evs))
+    assert stream.outcome == "failed" and stream.terminal_event is events[-1]
+    assert stream.error_event is events[-2]
+
+
 def test_nested_error_shape_has_the_same_attributes() -> None:
     stream = sr.ResponsesStream()
     nested = {

@@ -624,6 +624,11 @@ class ResponsesStream(InlineFeed):
                 self.outcome = "error"
                 self.terminal_event = event
             return
+        if self.outcome is not None and self.outcome != "error":
+            # A terminal response event is final (docs/guide/outcomes.md): a second one, noted as
+            # 'event-after-terminal' by _on_object, changes neither the outcome nor the snapshot
+            # (an error event's outcome is not: the response.failed after it sets "failed").
+            return
         # A Response: the event schema refuses a terminal event without one (a located error).
         response: Response = event.response
         known = self._acc.response.get("id") if self._acc.response is not None else None
