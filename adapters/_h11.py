@@ -68,23 +68,38 @@ class _Decoder:
         self._wbits = 16 + zlib.MAX_WBITS if coding in ("gzip", "x-gzip") else zlib.MAX_WBITS
         self._z = zlib.decompressobj(self._wbits)
         self._started = False
+        # gzip: a member ended, so what follows is the next member (RFC 1952 section 2.2: a
+        # series of members), or, if it is none, trailing bytes ignored (as urllib3 does).
+        self._members = False
+        self._ignoring = False
 
     def decode(self, data: bytes) -> list[bytes]:
-        try:
-            out = [self._z.decompress(data, READ_SIZE)]
-            while self._z.unconsumed_tail:  # a bounded output per piece: no bomb in one call
-                out.append(self._z.decompress(self._z.unconsumed_tail, READ_SIZE))
-        except zlib.error:
-            if self.coding == "deflate" and not self._started:
-                self._z = zlib.decompressobj(-zlib.MAX_WBITS)
-                self._started = True
-                return self.decode(data)
-            raise
-        self._started = True
+        out: list[bytes] = []
+        while data and not self._ignoring:
+            if self._z.eof:
+                if self.coding == "deflate":
+                    break  # after the one zlib stream: ignored, as before
+                self._z = zlib.decompressobj(self._wbits)
+                self._members = True
+            try:
+                out.append(self._z.decompress(data, READ_SIZE))
+                while self._z.unconsumed_tail:  # a bounded output per piece: no bomb in one call
+                    out.append(self._z.decompress(self._z.unconsumed_tail, READ_SIZE))
+            except zlib.error:
+                if self.coding == "deflate" and not self._started:
+                    self._z = zlib.decompressobj(-zlib.MAX_WBITS)
+                    self._started = True
+                    return self.decode(data)
+                if self._members:
+                    self._ignoring = True  # no gzip member after a complete one: ignored
+                    break
+                raise
+            self._started = True
+            data = self._z.unused_data if self._z.eof else b""
         return [piece for piece in out if piece]
 
     def flush(self) -> bytes:
-        return self._z.flush()
+        return b"" if self._ignoring else self._z.flush()
 
 
 class H11Exchange:

@@ -185,6 +185,31 @@ def test_compressed_body_is_decoded(raw: RawServer, adapter: str, coding: str) -
     assert b"accept-encoding: identity" in raw.requests[0].lower()
 
 
+@pytest.mark.parametrize("split", ["one chunk", "per member", "100-byte chunks"])
+@pytest.mark.parametrize("adapter", [*H11_ADAPTERS, "aiohttp"])
+def test_a_gzip_body_of_several_members_is_decoded_whole(
+    raw: RawServer, adapter: str, split: str
+) -> None:
+    # RFC 1952 2.2: a gzip body is a series of members (a server may compress each event alone).
+    # The h11 adapters' decoder stopped at the end of the first member and dropped the rest:
+    # the stream then ended "truncated" with every later byte received. Bytes after a member
+    # that are no gzip member are ignored, as before (and as urllib3 and browsers do).
+    members = [gzip.compress(b"".join(BLOCKS[i : i + 3])) for i in range(0, len(BLOCKS), 3)]
+    packed = b"".join(members)
+    pieces = {
+        "one chunk": [packed],
+        "per member": members,
+        "100-byte chunks": [packed[i : i + 100] for i in range(0, len(packed), 100)],
+    }[split]
+    trailer = [chunk(b"\x00\x00 trailing garbage")] if adapter != "aiohttp" else []
+    raw.enqueue(
+        Reply([head(200, ("content-encoding", "gzip")), *map(chunk, pieces), *trailer, chunk(b"")])
+    )
+    result = drive(adapter, raw_request(raw), max_retries=0)
+    assert result.error is None, repr(result.error)
+    assert _keys(result.events) == _keys(EVENTS)
+
+
 @pytest.mark.parametrize("adapter", H11_ADAPTERS)
 def test_unknown_coding_is_named(raw: RawServer, adapter: str) -> None:
     raw.enqueue(
