@@ -29,9 +29,10 @@ general way, with nothing changed. Two of them, each standing for a part of the 
   its choice, when first read.
 
 tests/test_hot_paths.py (the common shape, and every near miss of it), tests/test_shape.py (the
-templates, the logprobs one included, with edited chunks) and tests/test_chat_fuzz.py (arbitrary
-bodies) run each stream twice, with and without these paths (``_HOT = False``), and require the
-same events, snapshots, diagnostics and errors.
+templates, the logprobs one included, with edited chunks), tests/test_chat_fuzz.py (arbitrary
+bodies) and tests/test_chat_fast_views.py (recorded and generated streams at every chunking, and
+every chunk's accessors against its deltas) run each stream twice, with and without these paths
+(``_HOT = False``), and require the same events, snapshots, diagnostics and errors.
 
 With ``events=False`` (the snapshot only) both paths apply the same values and build no event
 (tests/test_snapshot_only.py requires the same snapshot, diagnostics, outcome and errors as the
