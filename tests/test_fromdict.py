@@ -451,3 +451,19 @@ def test_every_recorded_object_agrees(path: Path) -> None:
             kind, _ = assert_same(build, wire)
             built += kind == "ok"
     assert built
+
+
+def test_a_generated_constructor_shows_its_source_in_tracebacks() -> None:
+    # Its lines are registered with linecache (as attrs does for its generated methods): a
+    # SchemaError raised inside it shows the statement that raised it; and it belongs to the
+    # class's module, as the class's own methods do.
+    import traceback
+
+    models.Response.from_dict({"id": "resp_1", "object": "response"})  # generated on first use
+    built = models.Response.__dict__["from_dict"].__func__
+    assert built.__module__ == models.Response.__module__
+    with pytest.raises(SchemaError) as caught:
+        models.Response.from_dict({"id": 5})
+    frame = traceback.extract_tb(caught.value.__traceback__)[-1]
+    assert frame.filename.startswith("<generated from_dict of")
+    assert frame.line is not None and "raise SchemaError" in frame.line

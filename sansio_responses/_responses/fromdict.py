@@ -19,6 +19,7 @@ handling of a non-dict ``Mapping``. A subclass the generator did not see is buil
 
 from __future__ import annotations
 
+import linecache
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -90,6 +91,7 @@ def compile_from_dict(
     wrap in ``classmethod``). *kinds* gives a model class's fields in the loop's order with their
     :data:`Kind`; *generic* is the loop, used for a subclass of *cls*."""
     env: dict[str, Any] = {
+        "__name__": cls.__module__,  # the function's __module__, as for the class's own methods
         "_cls": cls,
         "_generic": generic,
         "_new": object.__new__,
@@ -111,6 +113,9 @@ def compile_from_dict(
     source = "\n".join(lines) + "\n"
     filename = f"<generated from_dict of {cls.__module__}.{cls.__qualname__}>"
     exec(compile(source, filename, "exec"), env)  # our own source, as attrs does
+    # ... which registers it with linecache too, so that a traceback through it shows its lines
+    # (a SchemaError's, say) and inspect.getsource() finds them.
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     built: Callable[..., Any] = env["from_dict"]
     built.__qualname__ = f"{cls.__qualname__}.from_dict"
     return built
