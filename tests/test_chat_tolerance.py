@@ -419,6 +419,11 @@ def test_done_without_finish_reason_is_noted() -> None:
     stream, _ = run(body(chunk(choice(content="x"))))
     assert stream.outcome == "completed"
     assert codes(stream) == ["done-without-finish-reason"]
+    assert stream.diagnostics[0].message == "[DONE] arrived but choice(s) [0] have no finish_reason"
+    stream, _ = run(b"data: [DONE]\n\n")
+    assert [d.message for d in stream.diagnostics] == [
+        "[DONE] arrived but no choice has a finish_reason"
+    ]
 
 
 def test_data_after_done_is_noted_and_accumulated() -> None:

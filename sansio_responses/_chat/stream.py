@@ -438,10 +438,10 @@ class ChatCompletionsStream(ChatFastPaths):
         self.outcome = "completed"
         unfinished = sorted(i for i, c in self._choices.items() if c.finish_reason is None)
         if unfinished or not self._choices:
-            what = f"choice(s) {unfinished} have" if unfinished else "no choice has"
+            what = f"choice(s) {unfinished} have no" if unfinished else "no choice has a"
             self._note(
                 "done-without-finish-reason",
-                f"[DONE] arrived but {what} a finish_reason",
+                f"[DONE] arrived but {what} finish_reason",
                 offset=offset,
             )
 
