@@ -184,6 +184,36 @@ def test_a_type_that_is_a_list_or_object_is_a_remote_error(kind: Any, lane: str 
         conn.receive('{"type": "ping"}')
 
 
+@pytest.mark.parametrize("ended", [False, True])
+def test_a_repeated_response_created_is_a_duplicate_as_over_sse(ended: bool) -> None:
+    # The lane's response.created sent twice (same response, same sequence number), while the
+    # response runs or after its end: the stream drops it as a duplicate, as over SSE. It was
+    # taken for an unasked successor and broke the connection (RemoteProtocolError).
+    events = StreamBuilder(response_id="resp_1").text("Hello", 2).completed().events()
+    messages = on_lane(events, "a")
+    conn = sr.ResponsesConnection()
+    conn.create({"model": "m"}, stream_id="a")
+    cut = len(messages) if ended else 3
+    got = feed(conn, [*messages[:cut], messages[0], *messages[cut:]])
+    assert [e.type for e in got] == [e["type"] for e in events]
+    stream = conn.stream("a")
+    assert conn.error is None and conn.responses("a") == [stream]
+    assert (
+        stream.outcome == "completed" and stream.diagnostic_counts["duplicate-sequence-number"] == 1
+    )
+    sse = sr.ResponsesStream()
+    body = b"".join(b"data: " + json.dumps(e).encode() + b"\n\n" for e in events)
+    sse.feed(body)  # the same events over SSE
+    snapshot = stream.snapshot()
+    assert snapshot is not None and snapshot.to_dict() == sse.snapshot().to_dict()  # type: ignore[union-attr]
+    # A created of another response on a lane whose response runs is still refused.
+    other = on_lane(StreamBuilder(response_id="resp_2").events(), "b")
+    conn.create({"model": "m"}, stream_id="b")
+    feed(conn, other[:2])
+    with pytest.raises(sr.RemoteProtocolError, match="while its response runs"):
+        conn.receive(on_lane(StreamBuilder(response_id="resp_3").events(), "b")[0])
+
+
 def test_steering_successor_becomes_the_current_stream() -> None:
     conn = sr.ResponsesConnection()
     conn.create({"model": "m", "input": "tell a story"}, stream_id="a")

@@ -431,7 +431,7 @@ class ResponsesConnection:
         if kind == "response.created":
             if lane.requested:
                 lane.requested = False
-            else:
+            elif not _repeated(stream, obj):  # (a repeat: the stream drops it, as over SSE)
                 stream = self._successor(lane, stream_id, obj, text, offset)
         events = stream._feed_object(obj, text, offset)  # pyright: ignore[reportPrivateUsage]
         if stream.outcome is not None:
@@ -630,6 +630,20 @@ class ResponsesConnection:
             sequence_number=seq if type(seq) is int else None,
             excerpt=excerpt(text),
         )
+
+
+def _repeated(stream: ResponsesStream, obj: dict[str, Any]) -> bool:
+    """Whether *obj*, a ``response.created``, repeats the one *stream* applied: the same
+    response id and a sequence number already applied (a duplicate the stream drops)."""
+    seq = obj.get("sequence_number")
+    response: JSONValue = obj.get("response")
+    rid: JSONValue = response.get("id") if type(response) is dict else None
+    return (
+        type(seq) is int
+        and type(rid) is str
+        and rid == stream.response_id
+        and stream._seq.applied(seq)  # pyright: ignore[reportPrivateUsage]
+    )
 
 
 def _dumps(message: dict[str, Any], what: str) -> str:
