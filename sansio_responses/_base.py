@@ -18,6 +18,7 @@ import json
 import sys
 import threading
 from collections.abc import Callable, Iterator
+from itertools import repeat, starmap
 from typing import Any, Generic, Literal, TypeAlias, TypeVar
 
 from ._diagnostics import Diagnostic
@@ -969,7 +970,12 @@ class EventStreamBase(Generic[E]):
         out: list[E] = []
         try:
             on_message = self._on_message
-            for event_type, payload, offset in self._decoder.feed_raw(data):
+            raw: Any = self._decoder.feed_raw(data)
+            if len(raw) > 64:
+                # Each event's data released once read (issue 21; see _responses/inline.py).
+                raw.reverse()
+                raw = starmap(raw.pop, repeat((), len(raw)))
+            for event_type, payload, offset in raw:
                 if event_type:
                     on_message(event_type, payload, offset, out)
                 else:

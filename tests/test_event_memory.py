@@ -27,6 +27,7 @@ from sansio_responses._base import EventStreamBase
 from sansio_responses._json.partial import PartialJSON
 from sansio_responses._json.structured import ReaderAt
 from sansio_responses._responses.templates import Wire
+from sansio_responses._sse import SSEDecoder
 
 REAL = sorted((Path(__file__).parent / "data" / "real").glob("responses-*.sse"))
 
@@ -166,23 +167,31 @@ def test_real_recordings_give_the_same_outputs(path: Path) -> None:
         assert [_outputs(e) for e in got] == [_outputs(e) for e in want]
 
 
-class _Kept(sr.ResponsesStream):
-    """Keeps the list of framed events each ``feed()`` hands to the event loop."""
+@pytest.mark.parametrize(
+    ("cls", "scenario"), [(sr.ResponsesStream, "text"), (sr.ChatCompletionsStream, "chat_text")]
+)
+def test_the_data_of_each_event_is_released_once_read(
+    cls: type[Any], scenario: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The lists of framed events feed() reads: of a long one, each event's data is dropped
+    # once read (popped), so that the decoded events replace it rather than add to it.
+    lists: list[list[Any]] = []
+    feed_raw = SSEDecoder.feed_raw
 
-    lists: list[list[Any]]
+    def kept(self: SSEDecoder, data: Any) -> Any:
+        lists.append(feed_raw(self, data))
+        return lists[-1]
 
-    def _on_events(self, raw: list[tuple[str, Any, int]], out: list[Any]) -> None:
-        self.lists.append(raw)
-        super()._on_events(raw, out)
-
-
-def test_the_data_of_each_event_is_released_once_read() -> None:
-    data = gen.generate("text", 300).data
-    stream = _Kept(json_loads=json.loads)
-    stream.lists = []
+    monkeypatch.setattr(SSEDecoder, "feed_raw", kept)
+    data = gen.generate(scenario, 300).data
+    stream = cls(json_loads=json.loads)
     events = stream.feed(data[:65536])
-    assert len(events) > 200 and len(stream.lists) == 1
-    assert stream.lists[0] == []  # no payload left held by the loop after it
+    assert len(events) > 150 and len(lists) == 1
+    assert lists[0] == []
+    monkeypatch.undo()
+    assert [repr(e) for e in events] == [
+        repr(e) for e in cls(json_loads=json.loads).feed(data[:65536])
+    ]
 
 
 def test_a_held_block_start_ended_by_any_chunk() -> None:
