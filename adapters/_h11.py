@@ -102,6 +102,37 @@ class _Decoder:
         return b"" if self._ignoring else self._z.flush()
 
 
+class GzipMembers:
+    """A gzip decoder with httpx's decoder interface (``decode`` and ``flush`` give bytes) that
+    reads every member of the body, as :class:`_Decoder` does: httpx's own stops at the end of
+    the first one and drops the rest (RFC 1952 section 2.2: a gzip body is a series of members).
+    *error* is the class raised for a corrupt body (``httpx.DecodingError`` for the httpx
+    adapters, which report it as the other decoding errors)."""
+
+    def __init__(self, error: type[Exception]) -> None:
+        self._decoder = _Decoder("gzip")
+        self._error = error
+
+    def decode(self, data: bytes) -> bytes:
+        try:
+            return b"".join(self._decoder.decode(data))
+        except zlib.error as exc:
+            raise self._error(str(exc)) from exc
+
+    def flush(self) -> bytes:
+        try:
+            return self._decoder.flush()
+        except zlib.error as exc:
+            raise self._error(str(exc)) from exc
+
+
+def gzip_only(codings: list[str]) -> bool:
+    """Whether *codings* (a Content-Encoding's, split at commas) are one ``gzip`` coding (with any
+    ``identity``): the body :class:`GzipMembers` decodes."""
+    kept = [c.strip().lower() for c in codings if c.strip().lower() not in ("", "identity")]
+    return kept in (["gzip"], ["x-gzip"])
+
+
 class H11Exchange:
     """One HTTP/1.1 request and its response, driven through h11 into *exchange*.
 

@@ -38,6 +38,7 @@ import httpx
 import sansio_responses as sr
 
 from ._events import AsyncEventIterator, S, decoding_error, dedicated_connection, refused_by_h11
+from ._h11 import GzipMembers, gzip_only
 
 __all__ = ["EventStream", "open_stream"]
 
@@ -113,6 +114,8 @@ def _body(response: httpx.Response) -> AsyncIterator[bytes]:
     codings = response.headers.get_list("content-encoding", split_commas=True)
     if all(c.strip().lower() in ("", "identity") for c in codings):
         return response.aiter_raw()  # nothing to undo: one layer less per read
+    if gzip_only(codings):  # every member of the body (httpx's decoder reads the first one)
+        return _Decoded(response, GzipMembers(httpx.DecodingError))
     decoder = getattr(response, "_get_content_decoder", None)  # see _Decoded
     if not callable(decoder):
         return response.aiter_bytes()

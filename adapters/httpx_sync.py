@@ -31,8 +31,22 @@ import httpx
 import sansio_responses as sr
 
 from ._events import EventIterator, S, decoding_error, dedicated_connection, refused_by_h11
+from ._h11 import GzipMembers, gzip_only
 
 __all__ = ["EventStream", "open_stream"]
+
+
+def _gzip_body(response: httpx.Response) -> Iterator[bytes]:
+    """The body of a gzip response decoded member after member (httpx's decoder stops at the
+    end of the first one); a corrupt body raises ``httpx.DecodingError`` as ``iter_bytes()``."""
+    decoder = GzipMembers(httpx.DecodingError)
+    for raw in response.iter_raw():
+        data = decoder.decode(raw)
+        if data:
+            yield data
+    tail = decoder.flush()
+    if tail:
+        yield tail
 
 
 class _Watchdog:
@@ -181,8 +195,9 @@ class EventStream(EventIterator[S]):
         if left is not None:
             self._watchdog.use(response)
         # iter_bytes: the body bytes as they arrive, undoing any Content-Encoding (iter_raw would
-        # not); the core does the text decoding.
-        self._chunks = response.iter_bytes()
+        # not); the core does the text decoding. A gzip body: every member (see _gzip_body).
+        codings = response.headers.get_list("content-encoding", split_commas=True)
+        self._chunks = _gzip_body(response) if gzip_only(codings) else response.iter_bytes()
         self._x.on_head(response.status_code, response.headers.raw)
 
     def _disconnect(self) -> None:

@@ -186,7 +186,7 @@ def test_compressed_body_is_decoded(raw: RawServer, adapter: str, coding: str) -
 
 
 @pytest.mark.parametrize("split", ["one chunk", "per member", "100-byte chunks"])
-@pytest.mark.parametrize("adapter", [*H11_ADAPTERS, "aiohttp"])
+@pytest.mark.parametrize("adapter", ADAPTERS)
 def test_a_gzip_body_of_several_members_is_decoded_whole(
     raw: RawServer, adapter: str, split: str
 ) -> None:
