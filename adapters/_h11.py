@@ -17,6 +17,7 @@ from __future__ import annotations
 import ssl
 import urllib.parse
 import zlib
+from collections.abc import Iterator
 from typing import Any
 
 import h11
@@ -73,8 +74,12 @@ class _Decoder:
         self._members = False
         self._ignoring = False
 
-    def decode(self, data: bytes) -> list[bytes]:
-        out: list[bytes] = []
+    def decode(self, data: bytes) -> Iterator[bytes]:
+        """The decoded bytes of *data*, in pieces of at most :data:`READ_SIZE`, each decompressed
+        only when the previous one was taken: a caller that feeds each piece before taking the
+        next holds one piece at a time, however much a read expands (a "zip bomb": 64 KiB of
+        gzip can stand for 64 MB). Raises ``zlib.error`` on a corrupt body, after the pieces
+        before it."""
         while data and not self._ignoring:
             if self._z.eof:
                 if self.coding == "deflate":
@@ -82,21 +87,22 @@ class _Decoder:
                 self._z = zlib.decompressobj(self._wbits)
                 self._members = True
             try:
-                out.append(self._z.decompress(data, READ_SIZE))
-                while self._z.unconsumed_tail:  # a bounded output per piece: no bomb in one call
-                    out.append(self._z.decompress(self._z.unconsumed_tail, READ_SIZE))
+                piece = self._z.decompress(data, READ_SIZE)
             except zlib.error:
                 if self.coding == "deflate" and not self._started:
                     self._z = zlib.decompressobj(-zlib.MAX_WBITS)
                     self._started = True
-                    return self.decode(data)
+                    yield from self.decode(data)
+                    return
                 if self._members:
                     self._ignoring = True  # no gzip member after a complete one: ignored
                     break
                 raise
             self._started = True
-            data = self._z.unused_data if self._z.eof else b""
-        return [piece for piece in out if piece]
+            if piece:
+                yield piece
+            # A bounded output per call: the rest of the input waits as the unconsumed tail.
+            data = self._z.unconsumed_tail or (self._z.unused_data if self._z.eof else b"")
 
     def flush(self) -> bytes:
         return b"" if self._ignoring else self._z.flush()
@@ -114,6 +120,7 @@ class GzipMembers:
         self._error = error
 
     def decode(self, data: bytes) -> bytes:
+        # (httpx's decoder interface returns each read's bytes whole: not bounded per piece.)
         try:
             return b"".join(self._decoder.decode(data))
         except zlib.error as exc:
@@ -216,16 +223,19 @@ class H11Exchange:
             self._x.on_data(data)
             return
         try:
-            pieces = self._decoder.decode(bytes(data))
+            # Each piece fed before the next is decompressed (see _Decoder.decode); none once
+            # the exchange has ended (a limit error, say).
+            for piece in self._decoder.decode(bytes(data)):
+                if not self.active:
+                    return
+                self._x.on_data(piece)
             if flush:
-                pieces.append(self._decoder.flush())
+                tail = self._decoder.flush()
+                if tail and self.active:
+                    self._x.on_data(tail)
         except zlib.error as exc:
             self._x.fail(
                 RemoteProtocolError(
                     f"invalid {self._decoder.coding} body from {self._where}: {exc}"
                 )
             )
-            return
-        for piece in pieces:
-            if self.active:
-                self._x.on_data(piece)

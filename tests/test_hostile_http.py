@@ -10,6 +10,7 @@ import gc
 import gzip
 import json
 import math
+import tracemalloc
 import urllib.parse
 import warnings
 import zlib
@@ -276,6 +277,52 @@ def test_corrupt_gzip_is_a_remote_protocol_error_after_the_events(
     assert "invalid gzip body from 127.0.0.1" in str(result.error)
     assert [e.type for e in result.events] == [e.type for e in direct(OK)[0][:3]]
     assert result.handle.stream.outcome == "truncated"
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    sizes=st.lists(
+        st.sampled_from([0, 1, 1000, 65535, 65536, 65537, 200_000]), min_size=1, max_size=4
+    ),
+    cuts=st.lists(st.floats(0, 1), max_size=5),
+)
+def test_gzip_members_of_any_size_in_any_reads_decode_whole(
+    sizes: list[int], cuts: list[float]
+) -> None:
+    # Members whose output is larger than one piece (READ_SIZE), then more members: the end of
+    # one member can come while the input after it waits as the decompressor's unconsumed tail
+    # (the decoder that read every member, fbca22b and 0ca5f77, looped for ever on a body of two
+    # members whose first expands past 64 KiB: that tail stayed unconsumed once the member ended).
+    from sansio_responses.adapters._h11 import _Decoder  # pyright: ignore[reportPrivateUsage]
+
+    members = [bytes([97 + i]) * size for i, size in enumerate(sizes)]
+    body = b"".join(gzip.compress(m) for m in members)
+    at = sorted({int(c * len(body)) for c in cuts})
+    reads = [body[i:j] for i, j in zip([0, *at], [*at, len(body)], strict=True)]
+    decoder = _Decoder("gzip")
+    out = b"".join(piece for read in reads for piece in decoder.decode(read)) + decoder.flush()
+    assert out == b"".join(members)
+
+
+def test_a_gzip_bomb_is_decoded_one_piece_at_a_time() -> None:
+    # 32 MB of one byte compress to about 32 KB: a read of it expands a thousandfold. The socket
+    # and trio adapters' decoder gives each piece (at most READ_SIZE) only when the one before
+    # was taken, so that feeding each one before taking the next holds one piece, not 32 MB.
+    from sansio_responses.adapters._h11 import READ_SIZE, _Decoder  # pyright: ignore[reportPrivateUsage]
+
+    raw = b"x" * (32 << 20)
+    body = gzip.compress(raw) + gzip.compress(b"tail")  # two members (RFC 1952 section 2.2)
+    total = 0
+    tracemalloc.start()
+    try:
+        for piece in _Decoder("gzip").decode(body):
+            assert 0 < len(piece) <= READ_SIZE
+            total += len(piece)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert total == len(raw) + len(b"tail")
+    assert peak < 8 * READ_SIZE  # one piece at a time: the whole would be 32 MB
 
 
 @pytest.mark.parametrize("adapter", ADAPTERS)
