@@ -554,11 +554,23 @@ def test_malformed_json_cassettes_are_cassette_errors_too(tmp_path: Path) -> Non
         _vcr_json({**ok, "chunks": [{"size": 14, "at": float("inf")}]}): r"chunks\[0\]\.at",
         _vcr_json({**ok, "chunks": [{"size": 14, "at": 10**400}]}): r"chunks\[0\]\.at",
     }
+    for bad in ("@@@", "aGVs*bG8=", "aGVsbG8", "aGVsbG8=\u00e9"):
+        # Not base64 (a character outside its alphabet, no padding, non-ASCII): an error, where
+        # a non-validating decoder skipped what it could not read ("@@@" was an empty body).
+        body = {"encoding": "ASCII-8BIT", "base64_string": bad}
+        cases[_vcr_json({**ok, "body": body})] = (
+            r"interactions\[0\]\.response\.body\.base64_string: invalid base64"
+        )
     for text, message in cases.items():
         path = _write(tmp_path, text, "bad.json")
         with pytest.raises(CassetteError, match=message) as info:
             load_cassette(path)
         assert str(path) in str(info.value)
+    # Base64 wrapped in lines (Ruby's encode64, Python's encodebytes) is read whole.
+    for wrapped in ("aGVs\nbG8=\n", "aGVs\r\nbG8=", " aGVsbG8= "):
+        body = {"encoding": "ASCII-8BIT", "base64_string": wrapped}
+        path = _write(tmp_path, _vcr_json({**ok, "body": body}), "ok.json")
+        assert load_cassette(path)[0].body == b"hello"
     # The lone surrogates a recorder keeps for undecodable bytes (U+DC80-U+DCFF) are those bytes.
     path = _write(tmp_path, _vcr_json({**ok, "body": {"string": "data: \udcff\n\n"}}), "ok.json")
     assert load_cassette(path)[0].body == b"data: \xff\n\n"

@@ -181,8 +181,11 @@ def _text_bytes(value: Any, where: str) -> bytes:
 def _b64(value: Any, where: str) -> bytes:
     if not isinstance(value, str):
         raise CassetteError(f"{where}: expected base64 text, got {type(value).__name__}")
+    # Line breaks and spaces are the writers' (Ruby's Base64.encode64 wraps at 60 columns,
+    # Python's encodebytes at 76); any other character that is not base64 is an error, not
+    # skipped (non-validating decoding turned "@@@" into an empty body).
     try:
-        return base64.b64decode(value, validate=False)
+        return base64.b64decode("".join(value.split()), validate=True)
     except (binascii.Error, ValueError) as exc:
         raise CassetteError(f"{where}: invalid base64: {exc}") from None
 
