@@ -384,15 +384,23 @@ def _json_body(body: Mapping[str, Any], what: str) -> tuple[bytes, bool]:
             "requests, so leave 'stream' out or set it to true"
         )
     payload["stream"] = True
+    _, data = _serialized(payload, f"{what} body")
+    return data, payload.get("background") is True
+
+
+def _serialized(payload: Any, what: str) -> tuple[str, bytes]:
+    """*payload* as compact JSON text and its UTF-8 bytes, or :class:`LocalProtocolError` naming
+    *what* when it cannot be sent: not JSON, nested past ``json.dumps``' recursion, or holding a
+    lone surrogate (no UTF-8 form). For the HTTP request bodies and the WebSocket messages."""
     try:
         # allow_nan=False: NaN and Infinity are not JSON (RFC 8259 section 6); the API rejects them.
         encoded = json.dumps(payload, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
     except (TypeError, ValueError) as exc:
-        raise LocalProtocolError(f"{what} body is not JSON-serializable: {exc}") from None
+        raise LocalProtocolError(f"{what} is not JSON-serializable: {exc}") from None
     except RecursionError:
         # json.dumps recurses once per level: a body nested deeper than Python's stack allows.
         raise LocalProtocolError(
-            f"{what} body nests arrays/objects too deeply to serialize "
+            f"{what} nests arrays/objects too deeply to serialize "
             f"(Python's recursion limit is {sys.getrecursionlimit()})"
         ) from None
     try:
@@ -405,10 +413,10 @@ def _json_body(body: Mapping[str, Any], what: str) -> tuple[bytes, bool]:
             path = None
         where = path or f"at character {exc.start} of the JSON"
         raise LocalProtocolError(
-            f"{what} body has {_describe_char(encoded[exc.start])} {where}: it is not valid "
+            f"{what} has {_describe_char(encoded[exc.start])} {where}: it is not valid "
             "Unicode and cannot be sent as UTF-8"
         ) from None
-    return data, payload.get("background") is True
+    return encoded, data
 
 
 def _has_surrogate(text: str) -> bool:

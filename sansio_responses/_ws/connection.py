@@ -16,8 +16,6 @@ print them with :func:`print_connection_rules`. A caller breaking one gets
 
 from __future__ import annotations
 
-import json
-import sys
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -37,7 +35,7 @@ from .._errors import (
     TruncatedStream,
     excerpt,
 )
-from .._http.requests import _describe_char, _surrogate_path  # pyright: ignore[reportPrivateUsage]
+from .._http.requests import _serialized  # pyright: ignore[reportPrivateUsage]
 from .._responses.stream import ResponsesStream
 from .._sse import DEFAULT_MAX_EVENT_SIZE
 from .events import (
@@ -320,7 +318,7 @@ class ResponsesConnection:
         message = {"type": "response.create", **body}
         if stream_id is not None:
             message["stream_id"] = stream_id
-        text = _dumps(message, "body")
+        text, _ = _serialized(message, "body")  # (LocalProtocolError: nothing recorded yet)
         if lane is None:
             lane = self._lanes[stream_id] = _Lane()
         if lane.pending is not None:
@@ -369,7 +367,7 @@ class ResponsesConnection:
             "previous_response_id": previous_response_id,
             "input": items,
         }
-        text = _dumps(message, "input")
+        text, _ = _serialized(message, "input")
         self._steers.append(_Steer(previous_response_id, lane_id))
         return text
 
@@ -644,34 +642,6 @@ def _repeated(stream: ResponsesStream, obj: dict[str, Any]) -> bool:
         and rid == stream.response_id
         and stream._seq.applied(seq)  # pyright: ignore[reportPrivateUsage]
     )
-
-
-def _dumps(message: dict[str, Any], what: str) -> str:
-    """The text of a client message, or :class:`LocalProtocolError` (nothing recorded yet) when
-    it cannot be sent: not JSON, nested past ``json.dumps``' recursion, or holding a lone
-    surrogate, which has no UTF-8 form (the adapter's send would fail), as over HTTP."""
-    try:
-        text = json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    except (TypeError, ValueError) as exc:
-        raise LocalProtocolError(f"{what} is not JSON-serialisable: {exc}") from None
-    except RecursionError:
-        raise LocalProtocolError(
-            f"{what} nests arrays/objects too deeply to serialize "
-            f"(Python's recursion limit is {sys.getrecursionlimit()})"
-        ) from None
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        try:
-            path = _surrogate_path(message)
-        except RecursionError:  # as deep as json.dumps allowed, deeper than this walk can go
-            path = None
-        where = path or f"at character {exc.start} of the JSON"
-        raise LocalProtocolError(
-            f"{what} has {_describe_char(text[exc.start])} {where}: it is not valid Unicode and "
-            "cannot be sent as UTF-8"
-        ) from None
-    return text
 
 
 def _check_answers(
