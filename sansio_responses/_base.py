@@ -17,7 +17,7 @@ import importlib
 import json
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from itertools import repeat, starmap
 from typing import Any, Generic, Literal, TypeAlias, TypeVar
 
@@ -853,6 +853,22 @@ def _span_bytes(
     return b"".join(out)
 
 
+#: A feed() that frames more events than this releases each one's data once read (see framed).
+RELEASE_OVER = 64
+
+
+def framed(raw: list[Any]) -> Iterable[Any]:
+    """The events a ``feed_raw()`` call returned (*raw*), to iterate once: a long list is taken
+    apart as it is read, each event's data released once read, so that the decoded events grow
+    as the data shrink and a large chunk's peak is about the larger of the two, not their sum
+    (issue 21: about 380 bytes per delta of a 256 KiB chunk); a short one is iterated as it is
+    (about 10 ns per event less; the data of :data:`RELEASE_OVER` events are a few KiB)."""
+    if len(raw) <= RELEASE_OVER:
+        return raw
+    raw.reverse()
+    return starmap(raw.pop, repeat((), len(raw)))
+
+
 class EventStreamBase(Generic[E]):
     """Shared machinery of :class:`ResponsesStream` and :class:`ChatCompletionsStream`.
 
@@ -970,12 +986,7 @@ class EventStreamBase(Generic[E]):
         out: list[E] = []
         try:
             on_message = self._on_message
-            raw: Any = self._decoder.feed_raw(data)
-            if len(raw) > 64:
-                # Each event's data released once read (issue 21; see _responses/inline.py).
-                raw.reverse()
-                raw = starmap(raw.pop, repeat((), len(raw)))
-            for event_type, payload, offset in raw:
+            for event_type, payload, offset in framed(self._decoder.feed_raw(data)):
                 if event_type:
                     on_message(event_type, payload, offset, out)
                 else:

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
-from itertools import repeat, starmap
 from typing import Any, cast
 
 import attrs
@@ -34,6 +33,7 @@ from .._base import (
     JSONValue,
     Span,
     _orjson_loads,  # pyright: ignore[reportPrivateUsage]
+    framed,
     stdlib_loads,
 )
 from .._errors import ProtocolError
@@ -79,8 +79,6 @@ _FAST_EXTENDERS: dict[str, tuple[type[Any], type[Any], str | None]] = {
 # Text.append merges its pieces when ``small`` reaches _MERGE_EVERY: below this, no merge is due.
 _LAST_SMALL = _MERGE_EVERY - 1
 _new = object.__new__
-# A feed() that frames more events than this releases each one's data once read (_on_events).
-_RELEASE_OVER = 64
 
 
 def _own_keys(obj: dict[str, Any]) -> tuple[Any, str]:
@@ -182,16 +180,7 @@ class InlineFeed(ResumableStream):
         fast: int
         kind: Any = None
         seq = delta = item_id = output_index = content_index = summary_index = logprobs = None
-        # Of a long list, each event's data is released once read (popped, not iterated): the
-        # decoded events grow as the data shrink, so a large chunk's peak is about the larger
-        # of the two, not their sum (issue 21: about 380 bytes per delta of a 256 KiB chunk).
-        # A short one is iterated (about 10 ns per event less; the data of _RELEASE_OVER
-        # events is a few KiB).
-        events_in: Any = raw
-        if len(raw) > _RELEASE_OVER:
-            raw.reverse()
-            events_in = starmap(raw.pop, repeat((), len(raw)))
-        for event_type, payload, offset in events_in:
+        for event_type, payload, offset in framed(raw):  # (each one's data released once read)
             if not event_type:
                 self._on_comment()
                 continue
